@@ -1,0 +1,163 @@
+import type { ProblemCode } from "./problem-codes.js";
+
+/**
+ * The shared language of contract-gate: every contract kind parses into these
+ * types, and every later stage (drift, checks, verdict, reports) reads only them.
+ */
+
+/** Contract kinds contract-gate understands. */
+export type ContractKind = "plan-contract" | "oracle-contract";
+
+export type Severity = "error" | "warning";
+
+/** A place in a contract file. Lines and columns are 1-based. */
+export interface Location {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * One thing wrong with a contract. Parsers collect these instead of throwing,
+ * so a user can fix every problem in one pass. `code` is a stable kebab-case
+ * identifier documented in the README (see `problem-codes.ts`).
+ */
+export interface Problem extends Location {
+  code: ProblemCode;
+  severity: Severity;
+  message: string;
+  hint?: string;
+}
+
+/** An oracle's success marker: a literal substring, or `/re/flags`. */
+export type Marker =
+  | { kind: "literal"; text: string }
+  | { kind: "regex"; source: string; flags: string };
+
+export interface Evidence {
+  path: string;
+  matcher?: string;
+  description: string;
+}
+
+/** A check a criterion carries. `location` points at the check in its contract. */
+export type Check =
+  | { type: "file-exists"; location: Location; path: string; mustContain?: string }
+  | {
+      type: "grep-match";
+      location: Location;
+      path: string;
+      pattern: string;
+      expect: "present" | "absent";
+    }
+  | {
+      type: "command-exit";
+      location: Location;
+      command: string;
+      args: string[];
+      cwd?: string;
+      expectedExit: number;
+      timeoutMs: number;
+      expectStdoutMatch?: string;
+    }
+  | {
+      type: "behavioral";
+      location: Location;
+      description: string;
+      evidenceRequired: Evidence[];
+    }
+  | {
+      type: "oracle";
+      location: Location;
+      /** Shell code, run with `bash -c`. */
+      command: string;
+      expect: Marker;
+      /** Repo-relative directory, default the repo root. */
+      cwd?: string;
+      /** The EVIDENCE line as written: information only, never trusted for a verdict. */
+      evidence?: { text: string; location: Location };
+    };
+
+export type CheckType = Check["type"];
+
+/** An ABANDON entry attached to the criterion it names. */
+export interface Abandon {
+  reason: string;
+  location: Location;
+}
+
+export interface Criterion {
+  /** Oracle contracts: their own id ("1", "AC-2"). Plan contracts: "T<n>.<k>". */
+  id: string;
+  title: string;
+  location: Location;
+  /** Empty for manual (reviewer-decided) criteria. */
+  checks: Check[];
+  abandon?: Abandon;
+  /** Plan contracts: the task id this criterion belongs to. */
+  group?: string;
+  /** Checkbox criteria (`- [x] ID: ...`): whether the box is ticked. Information only. */
+  ticked?: boolean;
+}
+
+export interface PlanTaskSummary {
+  id: string;
+  title: string;
+  wave: number;
+  dependsOn: string[];
+  location: Location;
+}
+
+export interface PlanHeader {
+  kind: "plan-contract";
+  version?: number;
+  phase?: number;
+  goal?: string;
+  generatedBy?: string;
+  /** `undefined` when absent; `""` when explicitly empty. */
+  sourcePlanHash?: string;
+  /** Location of the `source_plan_hash` value (or of the root object when absent). */
+  sourcePlanHashLocation: Location;
+  /** Repo-relative path of the `phase-N-plan.md` beside the contract, when N is known. */
+  planPath?: string;
+  tasks: PlanTaskSummary[];
+  successCriteria: string[];
+}
+
+/** A section of a markdown contract captured verbatim, with its 1-based line range. */
+export interface Section {
+  heading: string;
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface OracleHeader {
+  kind: "oracle-contract";
+  title?: string;
+  date?: string;
+  flow?: string;
+  branch?: string;
+  status?: string;
+  supersedes?: string;
+  request?: Section;
+  clarifications?: Section;
+  fileScope?: Section;
+}
+
+export type ContractHeader = PlanHeader | OracleHeader;
+
+export interface Contract {
+  kind: ContractKind;
+  /** Repo-relative, forward slashes. */
+  path: string;
+  header: ContractHeader;
+  criteria: Criterion[];
+  /** Sorted by line, then column, then code (see `sortProblems`). */
+  problems: Problem[];
+}
+
+/** True when the contract has at least one error (warnings do not invalidate). */
+export function isInvalid(contract: Pick<Contract, "problems">): boolean {
+  return contract.problems.some((p) => p.severity === "error");
+}

@@ -1,0 +1,231 @@
+import type { Severity } from "./model.js";
+
+/**
+ * Every problem code contract-gate can report, with its severity and the one
+ * line the README shows. Codes are stable: tools and people match on them.
+ * A test checks that every code emitted is listed here and in the README.
+ */
+export const PROBLEM_CODES = {
+  // Input hygiene (every kind)
+  "file-too-large": {
+    severity: "error",
+    kinds: "all",
+    doc: "The file is over 1 MiB; nothing in it is read.",
+  },
+  "nul-byte": {
+    severity: "error",
+    kinds: "all",
+    doc: "The file contains a NUL byte (binary or corrupted); nothing in it is read.",
+  },
+  "invalid-utf8": {
+    severity: "error",
+    kinds: "all",
+    doc: "The file is not valid UTF-8; nothing in it is read.",
+  },
+  "file-unreadable": {
+    severity: "error",
+    kinds: "all",
+    doc: "The file could not be read (missing, a directory, or no permission).",
+  },
+  "unsafe-path": {
+    severity: "error",
+    kinds: "all",
+    doc: "A path in the contract is not repo-relative: absolute, drive letter, UNC, backslash, control character, `~` or a `..` segment.",
+  },
+  "invalid-regex": {
+    severity: "error",
+    kinds: "all",
+    doc: "A regular expression (`pattern`, `expect_stdout_match`, `EXPECT: /re/`) does not compile.",
+  },
+
+  // plan-contract: JSON and schema
+  "json-syntax": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "The file is not valid JSON (line and column of the first error).",
+  },
+  "json-duplicate-key": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "An object has the same key twice; the second would silently replace the first.",
+  },
+  "unknown-key": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "A key the v1 schema does not define (often a typo: a hint names the closest known key).",
+  },
+  "missing-key": { severity: "error", kinds: "plan-contract", doc: "A required key is absent." },
+  "wrong-type": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "A value has the wrong JSON type (e.g. a string where a number is required).",
+  },
+  "invalid-value": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "A value has the right type but is not allowed (enum member, integer range, timestamp format, empty string).",
+  },
+  "unsupported-version": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "`version` is not 1, the only schema version supported.",
+  },
+  "persona-deprecated": {
+    severity: "warning",
+    kinds: "plan-contract",
+    doc: '`persona: "data"` was dropped by the v1 locked decisions; use `backend`.',
+  },
+  "phase-mismatch": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "The `phase` field differs from the N in the file name `phase-N-contract.json`.",
+  },
+
+  // plan-contract: the 11 validation rules of the format
+  "duplicate-task-id": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 1: two tasks share an id.",
+  },
+  "invalid-task-id": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 2: a task id does not match `^T\\d+$`.",
+  },
+  "unknown-dependency": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 3: `depends_on` names a task id that does not exist.",
+  },
+  "dependency-cycle": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 4: `depends_on` forms a cycle (the message names it, e.g. `T1 → T3 → T1`).",
+  },
+  "wave-order": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 5: a task's wave is not greater than the wave of every task it depends on.",
+  },
+  "no-verification": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 6: a task has an empty `verification` list.",
+  },
+  "file-list-overlap": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 7: a file appears in more than one of `files_modify`, `files_create`, `files_delete`.",
+  },
+  "unsafe-command": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 8: a `command-exit` command contains whitespace, a newline or a shell metacharacter; put arguments in `args`.",
+  },
+  "no-success-criteria": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 9: `success_criteria` is empty.",
+  },
+  "action-too-long": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 10: `action` is longer than 500 characters.",
+  },
+  "invalid-evidence": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "Rule 11: an `evidence_required` path is not repo-relative, or its `matcher` is not a valid regex.",
+  },
+
+  // plan-contract: drift against phase-N-plan.md
+  "plan-drift": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "`source_plan_hash` differs from the SHA-256 of `phase-N-plan.md`; the plan changed after the contract was compiled.",
+  },
+  "plan-missing": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "`source_plan_hash` is set but `phase-N-plan.md` is not beside the contract.",
+  },
+  "invalid-plan-hash": {
+    severity: "error",
+    kinds: "plan-contract",
+    doc: "`source_plan_hash` is not `sha256:` followed by 64 lowercase hex digits.",
+  },
+  "drift-check-disabled": {
+    severity: "warning",
+    kinds: "plan-contract",
+    doc: "`source_plan_hash` is empty or absent, so plan drift cannot be detected.",
+  },
+
+  // oracle-contract: the markdown grammar, fail-closed
+  "no-criteria": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "No `## ACCEPTANCE CRITERIA` section, or no criteria in it.",
+  },
+  "unclosed-fence": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A fenced code block is never closed, so the rest of the file would be hidden.",
+  },
+  "partial-oracle": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A criterion has `CHECK:` without `EXPECT:` or `EXPECT:` without `CHECK:`.",
+  },
+  "unindented-attribute": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`CHECK:`/`EXPECT:`/`EVIDENCE:`/`CWD:` at column 0; attributes must be indented under their criterion.",
+  },
+  "orphan-attribute": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "An attribute belongs to no criterion (before the first, or after a refused duplicate id).",
+  },
+  "duplicate-criterion-id": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "Two criteria share an id.",
+  },
+  "duplicate-attribute": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "The same attribute appears twice on one criterion.",
+  },
+  "empty-attribute": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`CHECK:` or `EXPECT:` has an empty value (an empty marker would match anything).",
+  },
+  "missing-evidence": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A runnable criterion (with `CHECK:`/`EXPECT:`) has no `EVIDENCE:` line to record its outcome.",
+  },
+  "abandon-missing-id": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`ABANDON:` names no criterion id.",
+  },
+  "abandon-unknown-id": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`ABANDON:` names a criterion id that does not exist.",
+  },
+  "abandon-blank-reason": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`ABANDON:` has no reason; an abandonment must say why.",
+  },
+  "abandon-duplicate": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A second `ABANDON:` for the same criterion.",
+  },
+} as const satisfies Record<string, { severity: Severity; kinds: string; doc: string }>;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;

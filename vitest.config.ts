@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Process-spawning tests share two cores with the bundler; keep them predictable.
+    pool: "forks",
+    testTimeout: 30_000,
+  },
+});
