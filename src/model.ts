@@ -147,6 +147,12 @@ export interface OracleHeader {
 
 export type ContractHeader = PlanHeader | OracleHeader;
 
+/**
+ * Plan contracts only: how `source_plan_hash` compares with `phase-N-plan.md`.
+ * `disabled` when the hash is empty or absent (a warning, not an error).
+ */
+export type DriftState = "match" | "drifted" | "plan-missing" | "disabled" | "invalid-hash";
+
 export interface Contract {
   kind: ContractKind;
   /** Repo-relative, forward slashes. */
@@ -155,6 +161,8 @@ export interface Contract {
   criteria: Criterion[];
   /** Sorted by line, then column, then code (see `sortProblems`). */
   problems: Problem[];
+  /** Set by the loader for plan contracts once the plan has been compared. */
+  drift?: DriftState;
 }
 
 /** True when the contract has at least one error (warnings do not invalidate). */

@@ -1,0 +1,16 @@
+/** What the CLI needs from its process, passed in so tests run it in-process. */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Whether stdout is a terminal (colour, progress). */
+  isTTY: boolean;
+  /** Whether stderr is a terminal (the live progress line). */
+  stderrIsTTY?: boolean;
+  /** Aborted on Ctrl-C: running checks are killed and `run` exits 130. */
+  signal?: AbortSignal;
+}
+
+/** Exit codes: 0 fine, 1 the contracts say no, 2 the command line or configuration is wrong. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

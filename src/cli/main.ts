@@ -1,0 +1,158 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import writeFileAtomic from "write-file-atomic";
+import { toRepoPath, UsageError } from "../discover.js";
+import { kindOf } from "../formats/kinds.js";
+import { loadContract, readBounded } from "../load.js";
+import type { Contract, PlanHeader } from "../model.js";
+import { isInvalid } from "../model.js";
+import { refreshPlanHash } from "../refresh-hash.js";
+import { paintFor } from "../report/paint.js";
+import { countProblems, renderValidateText } from "../report/problems-text.js";
+import { renderStatusText, statusJson } from "../report/status.js";
+import { COMMAND_HELP, MAIN_HELP } from "./help.js";
+import { type CliIO, EXIT } from "./io.js";
+import { findRoot, loadAll, parseOrUsage } from "./shared.js";
+
+const DISCOVERY_OPTIONS = {
+  root: { type: "string" },
+  contracts: { type: "string", multiple: true },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Run one CLI invocation; returns the exit code. Never throws for bad input. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+    io.stdout(MAIN_HELP);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === "--version" || command === "-V") {
+    io.stdout("contract-gate 0.1.0\n");
+    return EXIT.ok;
+  }
+  try {
+    switch (command) {
+      case "validate":
+      case "status":
+        return await listCommand(command, rest, io);
+      case "refresh-hash":
+        return await refreshHashCommand(rest, io);
+      default:
+        return usage(
+          io,
+          `unknown command '${command}'`,
+          "run 'contract-gate --help' for the commands",
+        );
+    }
+  } catch (e) {
+    if (e instanceof UsageError)
+      return usage(io, e.message, `run 'contract-gate ${command} --help'`);
+    // Anything else is a bug in contract-gate, not the user's input: say so plainly.
+    io.stderr(`contract-gate: internal error: ${(e as Error).message}\n`);
+    return EXIT.usage;
+  }
+}
+
+function usage(io: CliIO, message: string, hint: string): number {
+  io.stderr(`contract-gate: ${message}\n  hint: ${hint}\n`);
+  return EXIT.usage;
+}
+
+async function listCommand(command: "validate" | "status", args: string[], io: CliIO) {
+  const { values, positionals } = parseOrUsage(() =>
+    parseArgs({ args, options: DISCOVERY_OPTIONS, allowPositionals: true, strict: true }),
+  );
+  if (values.help) {
+    io.stdout(COMMAND_HELP[command]!);
+    return EXIT.ok;
+  }
+  const root = await findRoot(io.cwd, values.root);
+  const contracts: Contract[] = await loadAll(root, positionals, values.contracts, io.cwd);
+  const paint = paintFor(io.isTTY, io.env);
+  if (command === "status") {
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(statusJson(contracts), null, 2)}\n`
+        : renderStatusText(contracts, paint),
+    );
+    return EXIT.ok;
+  }
+  if (values.json) {
+    io.stdout(`${JSON.stringify(validateJson(contracts), null, 2)}\n`);
+  } else {
+    io.stdout(renderValidateText(contracts, paint));
+  }
+  return contracts.some(isInvalid) ? EXIT.failed : EXIT.ok;
+}
+
+/** The `validate --json` report (schemaVersion 1, documented in the README). */
+export function validateJson(contracts: readonly Contract[]) {
+  return {
+    schemaVersion: 1 as const,
+    valid: !contracts.some(isInvalid),
+    counts: countProblems(contracts),
+    contracts: contracts.map((c) => ({
+      path: c.path,
+      kind: c.kind,
+      valid: !isInvalid(c),
+      drift: c.drift ?? null,
+      problems: c.problems,
+    })),
+  };
+}
+
+async function refreshHashCommand(args: string[], io: CliIO) {
+  const { values, positionals } = parseOrUsage(() =>
+    parseArgs({
+      args,
+      options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  if (values.help) {
+    io.stdout(COMMAND_HELP["refresh-hash"]!);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError("refresh-hash takes exactly one CONTRACT path");
+  const root = await findRoot(io.cwd, values.root);
+  const abs = resolve(io.cwd, positionals[0]!);
+  const rel = toRepoPath(root, abs);
+  if (rel === undefined)
+    throw new UsageError(`${positionals[0]} is outside the repository root ${root}`);
+  if (kindOf(rel) !== "plan-contract") throw new UsageError(`${rel} is not a .json plan contract`);
+  const contract = await loadContract(root, rel, "plan-contract");
+  if (contract.problems.some((p) => p.code === "file-unreadable")) {
+    throw new UsageError(contract.problems[0]!.message);
+  }
+  const header = contract.header as PlanHeader;
+  if (header.planPath === undefined) {
+    io.stderr(
+      `contract-gate: ${rel}: cannot tell which phase-N-plan.md belongs to it (no phase number)\n`,
+    );
+    return EXIT.failed;
+  }
+  const plan = await readBounded(resolve(root, header.planPath), Number.MAX_SAFE_INTEGER);
+  if ("error" in plan) {
+    io.stderr(`contract-gate: ${header.planPath} ${plan.error}; nothing to hash\n`);
+    return EXIT.failed;
+  }
+  const current = await readBounded(abs);
+  if ("error" in current) throw new UsageError(`${rel} ${current.error}`);
+  const result = refreshPlanHash(current.bytes, plan.bytes);
+  if (!result.ok) {
+    io.stderr(`contract-gate: ${rel}: ${result.message}\n`);
+    return EXIT.failed;
+  }
+  if (result.oldHash === result.newHash) {
+    io.stdout(`${rel}: source_plan_hash already matches ${header.planPath} (${result.newHash})\n`);
+    return EXIT.ok;
+  }
+  // Temp file + rename: a crash leaves the old contract or the new one, never half of each.
+  await writeFileAtomic(abs, Buffer.from(result.bytes));
+  io.stdout(`${rel}: source_plan_hash ${result.oldHash || '""'} → ${result.newHash}\n`);
+  return EXIT.ok;
+}

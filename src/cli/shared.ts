@@ -1,0 +1,42 @@
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { discoverContracts, UsageError } from "../discover.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { loadContract } from "../load.js";
+import type { Contract } from "../model.js";
+
+/** Run an argv parser, turning its complaints into usage errors (exit 2). */
+export function parseOrUsage<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    // node:util messages are already specific ("Unknown option '--jsn'"); drop the trailing advice.
+    throw new UsageError((e as Error).message.split(". To specify")[0] ?? "bad arguments");
+  }
+}
+
+/** Repository root: --root, else the git top-level of the current directory, else the directory. */
+export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  return new Promise((done) => {
+    execFile("git", ["rev-parse", "--show-toplevel"], { cwd }, (err, stdout) =>
+      done(err ? cwd : stdout.trim() || cwd),
+    );
+  });
+}
+
+/** Discover (default globs plus any extra) and load every contract, in path order. */
+export async function loadAll(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  cwd: string,
+): Promise<Contract[]> {
+  const files = await discoverContracts({
+    root,
+    cwd,
+    paths,
+    globs: [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])],
+  });
+  return Promise.all(files.map((f) => loadContract(root, f)));
+}

@@ -1,0 +1,189 @@
+import type { Criterion, Problem } from "../../model.js";
+import { problem } from "../../problems.js";
+import {
+  type AttributeName,
+  classifyBlockLine,
+  type Doc,
+  type H2Section,
+  h2Sections,
+  headingIs,
+  locate,
+} from "./lines.js";
+
+/** An attribute line as written under its criterion (value trimmed, not unwrapped). */
+export interface AttributeLine {
+  value: string;
+  /** 0-based line index. */
+  index: number;
+  column: number;
+}
+
+/** A criterion accepted by the block reader, before its oracle is built. */
+export interface DraftCriterion {
+  criterion: Criterion;
+  /** 0-based line index of the criterion line. */
+  index: number;
+  attributes: Partial<Record<AttributeName, AttributeLine>>;
+}
+
+/** An `ABANDON:` line, resolved against the criteria once all are known. */
+export interface AbandonLine {
+  index: number;
+  id: string;
+  reason: string;
+}
+
+export interface CriteriaBlock {
+  /** The `## ACCEPTANCE CRITERIA` headings; empty when the file has none. */
+  sections: H2Section[];
+  drafts: DraftCriterion[];
+  abandons: AbandonLine[];
+  problems: Problem[];
+}
+
+/**
+ * Why attributes on the current line belong to no criterion: the reader's
+ * state when no criterion is open.
+ */
+type Closed = { why: string };
+
+/**
+ * Read every `## ACCEPTANCE CRITERIA` section line by line. The reader keeps
+ * one open criterion; an attribute attaches to it or, when none is open, is an
+ * orphan. Guessing an owner would hand one criterion another one's oracle.
+ */
+export function readCriteria(doc: Doc): CriteriaBlock {
+  const sections = h2Sections(doc).filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
+  const block: CriteriaBlock = { sections, drafts: [], abandons: [], problems: [] };
+  const byId = new Map<string, DraftCriterion>();
+  for (const section of sections) {
+    let open: DraftCriterion | Closed = { why: "before the first criterion" };
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (doc.hidden[i]) continue;
+      const line = classifyBlockLine(doc.lines[i]!);
+      switch (line.kind) {
+        case "numbered":
+        case "checkbox": {
+          const first = byId.get(line.id);
+          if (first) {
+            block.problems.push(duplicateId(doc, i, line.id, first));
+            open = {
+              why: `after criterion ${line.id} on line ${i + 1}, refused as a duplicate id`,
+            };
+            break;
+          }
+          const criterion: Criterion = {
+            id: line.id,
+            title: line.title,
+            location: locate(doc, i),
+            checks: [],
+          };
+          if (line.kind === "checkbox") criterion.ticked = line.ticked;
+          const draft: DraftCriterion = { criterion, index: i, attributes: {} };
+          byId.set(line.id, draft);
+          block.drafts.push(draft);
+          open = draft;
+          break;
+        }
+        case "attribute": {
+          const owner = "criterion" in open ? open : undefined;
+          if (!line.indented) {
+            block.problems.push(unindented(doc, i, line.name, line.column, owner));
+          } else if (!owner) {
+            block.problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+            break;
+          }
+          // An unindented attribute is still counted on its criterion (the error
+          // already invalidates the file) so that one misplaced line does not
+          // also read as a partial oracle.
+          if (owner)
+            attach(doc, block, owner, line.name, {
+              value: line.value,
+              index: i,
+              column: line.column,
+            });
+          break;
+        }
+        case "abandon": {
+          const rest = line.rest.trim();
+          const space = rest.search(/\s/);
+          const id = space === -1 ? rest : rest.slice(0, space);
+          const reason = space === -1 ? "" : rest.slice(space).trim();
+          block.abandons.push({ index: i, id, reason });
+          open = { why: `after the ABANDON on line ${i + 1}` };
+          break;
+        }
+        case "break":
+          open = {
+            why: `after line ${i + 1}, which starts a heading or list item that is not a criterion`,
+          };
+          break;
+        case "text":
+          break;
+      }
+    }
+  }
+  return block;
+}
+
+function attach(
+  doc: Doc,
+  block: CriteriaBlock,
+  owner: DraftCriterion,
+  name: AttributeName,
+  attr: AttributeLine,
+): void {
+  const first = owner.attributes[name];
+  if (first) {
+    block.problems.push(
+      problem(
+        "duplicate-attribute",
+        locate(doc, attr.index, attr.column),
+        `criterion ${owner.criterion.id} has a second ${name}: (the first is on line ${first.index + 1})`,
+        { hint: `keep one ${name}: line under criterion ${owner.criterion.id}` },
+      ),
+    );
+    return;
+  }
+  owner.attributes[name] = attr;
+}
+
+function duplicateId(doc: Doc, index: number, id: string, first: DraftCriterion): Problem {
+  return problem(
+    "duplicate-criterion-id",
+    locate(doc, index),
+    `criterion id ${id} is already used on line ${first.index + 1}; this criterion and its attributes are refused`,
+    { hint: `give this criterion an id no other criterion uses` },
+  );
+}
+
+function unindented(
+  doc: Doc,
+  index: number,
+  name: AttributeName,
+  column: number,
+  owner: DraftCriterion | undefined,
+): Problem {
+  const under = owner ? `under criterion ${owner.criterion.id}` : "under its criterion";
+  return problem(
+    "unindented-attribute",
+    locate(doc, index, column),
+    `${name}: starts at column ${column}; an attribute must be indented under its criterion`,
+    { hint: `indent ${name}: ${under} with at least one space` },
+  );
+}
+
+function orphan(
+  doc: Doc,
+  index: number,
+  name: AttributeName,
+  column: number,
+  why: string,
+): Problem {
+  return problem(
+    "orphan-attribute",
+    locate(doc, index, column),
+    `${name}: belongs to no criterion (${why})`,
+    { hint: `move ${name}: under the criterion it checks, or start that criterion above it` },
+  );
+}

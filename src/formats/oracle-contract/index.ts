@@ -1,0 +1,71 @@
+import type { Contract, OracleHeader, Problem } from "../../model.js";
+import { problem, sortProblems } from "../../problems.js";
+import { decodeContract, isProblem } from "../text.js";
+import { attachAbandons } from "./abandons.js";
+import { readCriteria } from "./criteria.js";
+import { scanFences } from "./fences.js";
+import { readHeader } from "./header.js";
+import { type Doc, locate } from "./lines.js";
+import { buildOracle } from "./oracles.js";
+
+/**
+ * Parse an oracle contract (the markdown `.claude/tasks/contracts/*.md`
+ * ledger). Pure and total: never reads the file system, never throws, and
+ * collects every problem so one pass shows everything to fix. Any error makes
+ * the whole contract invalid (nothing of it may run), but the criteria that
+ * could be read are still returned for status display.
+ */
+export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
+  const decoded = decodeContract(path, bytes);
+  if (isProblem(decoded)) return contract(path, { kind: "oracle-contract" }, [], [decoded]);
+
+  const fences = scanFences(decoded.lines);
+  const doc: Doc = { path, lines: decoded.lines, hidden: fences.hidden };
+  const problems: Problem[] = [];
+  if (fences.unclosedAt !== undefined) {
+    problems.push(
+      problem(
+        "unclosed-fence",
+        locate(doc, fences.unclosedAt),
+        `the code fence opened on line ${fences.unclosedAt + 1} is never closed, which hides the rest of the file`,
+        { hint: "close it with a line of the same fence characters, at least as many" },
+      ),
+    );
+  }
+
+  const header = readHeader(doc);
+  const block = readCriteria(doc);
+  problems.push(...block.problems);
+  for (const draft of block.drafts) buildOracle(doc, draft, problems);
+  attachAbandons(doc, block.abandons, block.drafts, problems);
+
+  if (block.drafts.length === 0) {
+    const section = block.sections[0];
+    problems.push(
+      section
+        ? problem(
+            "no-criteria",
+            locate(doc, section.index),
+            "the ACCEPTANCE CRITERIA section has no criteria",
+            {
+              hint: "add criteria as `1. <text>` or `- [ ] ID: <text>` lines at column 0",
+            },
+          )
+        : problem("no-criteria", locate(doc, 0), "there is no ## ACCEPTANCE CRITERIA section", {
+            hint: "add a `## ACCEPTANCE CRITERIA` heading followed by numbered criteria",
+          }),
+    );
+  }
+
+  const criteria = block.drafts.map((d) => d.criterion);
+  return contract(path, header, criteria, problems);
+}
+
+function contract(
+  path: string,
+  header: OracleHeader,
+  criteria: Contract["criteria"],
+  problems: Problem[],
+): Contract {
+  return { kind: "oracle-contract", path, header, criteria, problems: sortProblems(problems) };
+}

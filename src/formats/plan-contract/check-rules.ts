@@ -1,0 +1,115 @@
+import type { Problem } from "../../model.js";
+import { problem } from "../../problems.js";
+import { unsafePathReason } from "../paths.js";
+import { regexError } from "../regex.js";
+import { commandHint, describeChar, unsafeCommandChars } from "./command-safety.js";
+import type { JsonDocument } from "./json-document.js";
+import { formatPath } from "./json-path.js";
+import { checkType, type JsonObject, type Located, objectEntries, stringField } from "./raw.js";
+
+/** JSON authors must double the backslash, which is the usual way this goes wrong. */
+const REGEX_HINT =
+  'patterns are JavaScript regular expressions; escape a literal ( [ { . * + ? with a backslash, written "\\\\" inside a JSON string';
+const PATH_HINT = "paths are relative to the repository root, with / separators";
+
+/**
+ * Problems in one verification check that the schema cannot see: unsafe
+ * paths, regexes that do not compile, shell syntax in a command (rule 8) and
+ * bad evidence (rule 11). Fields are read only for the check's own `type`.
+ * The criteria builder reuses this: a check with any of these never becomes
+ * an executable criterion.
+ */
+export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Problem[] {
+  const problems: Problem[] = [];
+  const text = (key: string) => stringField(check.value, key, check.path);
+
+  const unsafePath = (found: Located<string> | undefined) => {
+    const reason = found && unsafePathReason(found.value);
+    if (found && reason) {
+      problems.push(
+        problem(
+          "unsafe-path",
+          doc.valueAt(found.path),
+          `${formatPath(found.path)} ${JSON.stringify(found.value)} ${reason}`,
+          { hint: PATH_HINT },
+        ),
+      );
+    }
+  };
+  const badRegex = (found: Located<string> | undefined) => {
+    const error = found && regexError(found.value);
+    if (found && error) {
+      problems.push(
+        problem(
+          "invalid-regex",
+          doc.valueAt(found.path),
+          `${formatPath(found.path)} ${JSON.stringify(found.value)} is not a valid regular expression: ${error}`,
+          { hint: REGEX_HINT },
+        ),
+      );
+    }
+  };
+
+  switch (checkType(check.value)) {
+    case "file-exists":
+      unsafePath(text("path"));
+      break;
+    case "grep-match":
+      // A glob is fine here ("src/**/*.ts"); it still must stay inside the repo.
+      unsafePath(text("path"));
+      badRegex(text("pattern"));
+      break;
+    case "command-exit": {
+      const command = text("command");
+      const chars = command ? unsafeCommandChars(command.value) : [];
+      if (command && chars.length > 0) {
+        problems.push(
+          problem(
+            "unsafe-command",
+            doc.valueAt(command.path),
+            `${formatPath(command.path)} ${JSON.stringify(command.value)} contains ${chars.map(describeChar).join(", ")}`,
+            { hint: commandHint(command.value, chars) },
+          ),
+        );
+      }
+      unsafePath(text("cwd"));
+      badRegex(text("expect_stdout_match"));
+      break;
+    }
+    case "behavioral":
+      for (const evidence of objectEntries(check.value, "evidence_required", check.path)) {
+        for (const p of evidenceProblems(doc, evidence)) problems.push(p);
+      }
+      break;
+  }
+  return problems;
+}
+
+/** Rule 11: a citation must name a repo-relative file and a compilable matcher. */
+function evidenceProblems(doc: JsonDocument, evidence: Located<JsonObject>): Problem[] {
+  const problems: Problem[] = [];
+  const path = stringField(evidence.value, "path", evidence.path);
+  const pathReason = path && unsafePathReason(path.value);
+  if (path && pathReason) {
+    problems.push(
+      problem(
+        "invalid-evidence",
+        doc.valueAt(path.path),
+        `${formatPath(path.path)} ${JSON.stringify(path.value)} is not repo-relative: it ${pathReason}`,
+        { hint: PATH_HINT },
+      ),
+    );
+  }
+  const matcher = stringField(evidence.value, "matcher", evidence.path);
+  const matcherError = matcher && regexError(matcher.value);
+  if (matcher && matcherError) {
+    problems.push(
+      problem(
+        "invalid-evidence",
+        doc.valueAt(matcher.path),
+        `${formatPath(matcher.path)} ${JSON.stringify(matcher.value)} is not a valid regular expression: ${matcherError}`,
+      ),
+    );
+  }
+  return problems;
+}

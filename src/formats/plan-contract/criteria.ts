@@ -1,0 +1,102 @@
+import type { Check, Criterion, Location } from "../../model.js";
+import { checkProblems } from "./check-rules.js";
+import type { JsonDocument } from "./json-document.js";
+import { field, rawChecks, rawTasks } from "./raw.js";
+import { CheckSchema, type CheckV1, DEFAULT_TIMEOUT_MS } from "./schema.js";
+import { truncate } from "./wording.js";
+
+const TITLE_LIMIT = 100;
+
+/**
+ * One criterion per verification check, id `T<n>.<k>` (k is the 1-based index
+ * in `verification`, so ids do not shift when a sibling check is broken).
+ * A check becomes a criterion only when it passes the schema and every
+ * check-level rule: the model never carries a check that could not run
+ * safely. Tasks without a string id, and repeats of an id, give none.
+ */
+export function buildCriteria(doc: JsonDocument): Criterion[] {
+  const criteria: Criterion[] = [];
+  const seenIds = new Set<string>();
+  for (const task of rawTasks(doc.value)) {
+    const taskId = field(task.value, "id");
+    if (typeof taskId !== "string" || seenIds.has(taskId)) continue;
+    seenIds.add(taskId);
+    for (const check of rawChecks(task)) {
+      const parsed = CheckSchema.safeParse(check.value);
+      if (!parsed.success || checkProblems(doc, check).length > 0) continue;
+      const index = Number(check.path[check.path.length - 1]) + 1;
+      const location = doc.valueAt(check.path);
+      criteria.push({
+        id: `${taskId}.${index}`,
+        title: truncate(checkTitle(parsed.data), TITLE_LIMIT),
+        location,
+        checks: [toModelCheck(parsed.data, location)],
+        group: taskId,
+      });
+    }
+  }
+  return criteria;
+}
+
+/** A one-line human title, e.g. `grep-match signInWithPassword in src/lib/auth.ts (present)`. */
+export function checkTitle(check: CheckV1): string {
+  switch (check.type) {
+    case "file-exists":
+      return `file-exists ${check.path}`;
+    case "grep-match":
+      return `grep-match ${check.pattern} in ${check.path} (${check.expect})`;
+    case "command-exit":
+      return `command-exit ${[check.command, ...check.args].map(shellish).join(" ")}`;
+    case "behavioral":
+      return `behavioral: ${check.description}`;
+  }
+}
+
+/** Show an argument so word boundaries stay visible; quoting is for display only. */
+function shellish(arg: string): string {
+  return arg === "" || /[\s"'\\]/u.test(arg) ? JSON.stringify(arg) : arg;
+}
+
+/** snake_case JSON → the camelCase model, optional keys only when present. */
+export function toModelCheck(check: CheckV1, location: Location): Check {
+  switch (check.type) {
+    case "file-exists": {
+      const out: Check = { type: "file-exists", location, path: check.path };
+      if (check.must_contain !== undefined) out.mustContain = check.must_contain;
+      return out;
+    }
+    case "grep-match":
+      return {
+        type: "grep-match",
+        location,
+        path: check.path,
+        pattern: check.pattern,
+        expect: check.expect,
+      };
+    case "command-exit": {
+      const out: Check = {
+        type: "command-exit",
+        location,
+        command: check.command,
+        args: [...check.args],
+        expectedExit: check.expected_exit,
+        timeoutMs: check.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      };
+      if (check.cwd !== undefined) out.cwd = check.cwd;
+      if (check.expect_stdout_match !== undefined)
+        out.expectStdoutMatch = check.expect_stdout_match;
+      return out;
+    }
+    case "behavioral":
+      return {
+        type: "behavioral",
+        location,
+        description: check.description,
+        evidenceRequired: check.evidence_required.map((e) =>
+          e.matcher === undefined
+            ? { path: e.path, description: e.description }
+            : { path: e.path, matcher: e.matcher, description: e.description },
+        ),
+      };
+  }
+}

@@ -1,0 +1,61 @@
+import type { Location, PlanHeader, PlanTaskSummary } from "../../model.js";
+import { siblingPlanPath } from "./file-name.js";
+import type { JsonDocument } from "./json-document.js";
+import { field, isObject, rawTasks, stringEntries } from "./raw.js";
+
+/** A header for a file whose JSON could not be read at all. */
+export function emptyHeader(path: string): PlanHeader {
+  return {
+    kind: "plan-contract",
+    sourcePlanHashLocation: { path, line: 1, column: 1 },
+    tasks: [],
+    successCriteria: [],
+  };
+}
+
+/**
+ * The header, read defensively from the raw JSON: each field is filled in
+ * when it has the right type, so an invalid contract still reports what it
+ * can (the drift module needs the hash even when a task is malformed).
+ */
+export function buildHeader(
+  doc: JsonDocument,
+  path: string,
+  phaseDigits: string | undefined,
+): PlanHeader {
+  const header = emptyHeader(path);
+  header.sourcePlanHashLocation = doc.valueAt([]);
+  const root = doc.value;
+  if (!isObject(root)) return header;
+
+  const version = field(root, "version");
+  const phase = field(root, "phase");
+  const goal = field(root, "goal");
+  const generatedBy = field(root, "generated_by");
+  const hash = field(root, "source_plan_hash");
+  if (typeof version === "number") header.version = version;
+  if (typeof phase === "number") header.phase = phase;
+  if (typeof goal === "string") header.goal = goal;
+  if (typeof generatedBy === "string") header.generatedBy = generatedBy;
+  if (typeof hash === "string") {
+    header.sourcePlanHash = hash;
+    header.sourcePlanHashLocation = doc.valueAt(["source_plan_hash"]);
+  }
+
+  const planPhase =
+    phaseDigits ??
+    (Number.isSafeInteger(phase) && (phase as number) > 0 ? String(phase) : undefined);
+  if (planPhase !== undefined) header.planPath = siblingPlanPath(path, planPhase);
+
+  header.tasks = rawTasks(root).flatMap((task): PlanTaskSummary[] => {
+    const id = field(task.value, "id");
+    const title = field(task.value, "title");
+    const wave = field(task.value, "wave");
+    if (typeof id !== "string" || typeof title !== "string" || typeof wave !== "number") return [];
+    const location: Location = doc.valueAt(task.path);
+    const dependsOn = stringEntries(task.value, "depends_on", task.path).map((d) => d.value);
+    return [{ id, title, wave, dependsOn, location }];
+  });
+  header.successCriteria = stringEntries(root, "success_criteria", []).map((s) => s.value);
+  return header;
+}

@@ -1,0 +1,71 @@
+import type { JsonPath } from "./json-path.js";
+
+/**
+ * Defensive access to the raw parsed JSON. The rules run on this rather than on
+ * zod's output so that a contract with a schema error in one task still gets
+ * every rule checked on the parts that are well-typed: one pass, all problems.
+ * Only own properties are read, so keys like `constructor` or `__proto__`
+ * never reach into prototypes.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function field(obj: JsonObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** A value found in the raw JSON, with the path that locates it. */
+export interface Located<T> {
+  value: T;
+  path: JsonPath;
+}
+
+/** The string entries of an array field (non-strings are the schema's to report). */
+export function stringEntries(obj: JsonObject, key: string, base: JsonPath): Located<string>[] {
+  const list = field(obj, key);
+  if (!Array.isArray(list)) return [];
+  const out: Located<string>[] = [];
+  list.forEach((value, i) => {
+    if (typeof value === "string") out.push({ value, path: [...base, key, i] });
+  });
+  return out;
+}
+
+/** The object entries of an array field. */
+export function objectEntries(obj: JsonObject, key: string, base: JsonPath): Located<JsonObject>[] {
+  const list = field(obj, key);
+  if (!Array.isArray(list)) return [];
+  const out: Located<JsonObject>[] = [];
+  list.forEach((value, i) => {
+    if (isObject(value)) out.push({ value, path: [...base, key, i] });
+  });
+  return out;
+}
+
+/** A string field with its path, or undefined when absent or not a string. */
+export function stringField(
+  obj: JsonObject,
+  key: string,
+  base: JsonPath,
+): Located<string> | undefined {
+  const value = field(obj, key);
+  return typeof value === "string" ? { value, path: [...base, key] } : undefined;
+}
+
+export function rawTasks(root: unknown): Located<JsonObject>[] {
+  return isObject(root) ? objectEntries(root, "tasks", []) : [];
+}
+
+export function rawChecks(task: Located<JsonObject>): Located<JsonObject>[] {
+  return objectEntries(task.value, "verification", task.path);
+}
+
+/** The check's `type` when it is one of the strings we know how to read. */
+export function checkType(check: JsonObject): string | undefined {
+  const type = field(check, "type");
+  return typeof type === "string" ? type : undefined;
+}

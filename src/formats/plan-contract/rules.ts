@@ -1,0 +1,70 @@
+import type { Problem } from "../../model.js";
+import { problem } from "../../problems.js";
+import { checkProblems } from "./check-rules.js";
+import type { JsonDocument } from "./json-document.js";
+import { field, isObject, rawChecks, rawTasks } from "./raw.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { dependencyProblems } from "./task-graph.js";
+import { taskIdProblems, taskProblems } from "./task-rules.js";
+
+/**
+ * A `version` we do not read, as one problem. Another version's shape may
+ * differ anywhere, so judging it by v1 would only bury this message under
+ * noise; when this returns a problem nothing else is validated.
+ */
+export function unsupportedVersion(doc: JsonDocument): Problem | undefined {
+  if (!isObject(doc.value)) return undefined;
+  const version = field(doc.value, "version");
+  if (typeof version !== "number" || version === SCHEMA_VERSION) return undefined;
+  return problem(
+    "unsupported-version",
+    doc.valueAt(["version"]),
+    `version ${version} is not supported; contract-gate reads version ${SCHEMA_VERSION}`,
+    {
+      hint: "regenerate the contract as version 1, or use a contract-gate that reads this version",
+    },
+  );
+}
+
+/** Every rule of the format, run on the raw JSON so schema errors elsewhere hide nothing. */
+export function ruleProblems(doc: JsonDocument, phaseDigits: string | undefined): Problem[] {
+  const root = doc.value;
+  if (!isObject(root)) return [];
+  const tasks = rawTasks(root);
+  const problems: Problem[] = [...taskIdProblems(doc, tasks), ...dependencyProblems(doc, tasks)];
+  for (const task of tasks) {
+    // Loops, not push(...spread): one task can yield more problems than a call has arguments.
+    for (const p of taskProblems(doc, task)) problems.push(p);
+    for (const check of rawChecks(task)) {
+      for (const p of checkProblems(doc, check)) problems.push(p);
+    }
+  }
+
+  // Rule 9: a phase with no user-facing truth has nothing to be done against.
+  const successCriteria = field(root, "success_criteria");
+  if (Array.isArray(successCriteria) && successCriteria.length === 0) {
+    problems.push(
+      problem(
+        "no-success-criteria",
+        doc.valueAt(["success_criteria"]),
+        "success_criteria is empty; a phase needs at least one success criterion",
+        { hint: "list what is true for users when this phase is done" },
+      ),
+    );
+  }
+
+  const phase = field(root, "phase");
+  // A phase that is not a positive integer is already a schema error.
+  const validPhase = Number.isSafeInteger(phase) && (phase as number) > 0;
+  if (phaseDigits !== undefined && validPhase && phase !== Number(phaseDigits)) {
+    problems.push(
+      problem(
+        "phase-mismatch",
+        doc.valueAt(["phase"]),
+        `phase is ${phase} but the file is named phase-${phaseDigits}-contract.json`,
+        { hint: "rename the file or correct phase, so tools find the right plan" },
+      ),
+    );
+  }
+  return problems;
+}

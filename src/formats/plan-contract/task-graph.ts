@@ -1,0 +1,263 @@
+import type { Problem } from "../../model.js";
+import { problem } from "../../problems.js";
+import type { JsonDocument } from "./json-document.js";
+import { formatPath, type JsonPath } from "./json-path.js";
+import { field, type JsonObject, type Located, stringEntries } from "./raw.js";
+
+/**
+ * Rules 3–5 on the `depends_on` graph: unknown ids, cycles, wave order.
+ * Only the first task with a given id is a graph node; a second one is
+ * already a `duplicate-task-id` and would only add confusing edges.
+ */
+export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>[]): Problem[] {
+  const graph = buildGraph(tasks);
+  const problems: Problem[] = [];
+
+  // Rule 3: every dependency names a task of this contract.
+  const hint = dependencyHint([...graph.nodes.keys()]);
+  for (const task of tasks) {
+    for (const dep of stringEntries(task.value, "depends_on", task.path)) {
+      if (graph.nodes.has(dep.value)) continue;
+      problems.push(
+        problem(
+          "unknown-dependency",
+          doc.valueAt(dep.path),
+          `${formatPath(dep.path)} is ${JSON.stringify(dep.value)}, which is not a task id in this contract`,
+          { hint },
+        ),
+      );
+    }
+  }
+
+  const component = stronglyConnectedComponents(graph);
+  for (const p of cycleProblems(doc, graph, component)) problems.push(p);
+
+  // Rule 5: wave > wave of every dependency. Edges inside a cycle are skipped:
+  // no wave assignment can satisfy a cycle, and the cycle is already reported.
+  for (const task of tasks) {
+    const id = field(task.value, "id");
+    const wave = field(task.value, "wave");
+    if (typeof wave !== "number") continue;
+    const name = typeof id === "string" ? id : formatPath(task.path);
+    const self = typeof id === "string" ? graph.nodes.get(id) : undefined;
+    const isNode = self !== undefined && self.task === task;
+    for (const dep of stringEntries(task.value, "depends_on", task.path)) {
+      const target = graph.nodes.get(dep.value);
+      if (!target) continue;
+      const depWave = field(target.task.value, "wave");
+      if (typeof depWave !== "number" || wave > depWave) continue;
+      if (isNode && component.get(dep.value) === component.get(id as string)) continue;
+      problems.push(
+        problem(
+          "wave-order",
+          doc.valueAt([...task.path, "wave"]),
+          `${name} is in wave ${wave} but depends on ${dep.value} in wave ${depWave}; its wave must be greater than ${depWave}`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+interface Edge {
+  to: string;
+  /** The `depends_on` entry that creates the edge, for locating problems. */
+  path: JsonPath;
+}
+
+interface GraphNode {
+  task: Located<JsonObject>;
+  edges: Edge[];
+}
+
+interface Graph {
+  /** Insertion order is task order, which makes every report deterministic. */
+  nodes: Map<string, GraphNode>;
+}
+
+function buildGraph(tasks: Located<JsonObject>[]): Graph {
+  const nodes = new Map<string, GraphNode>();
+  for (const task of tasks) {
+    const id = field(task.value, "id");
+    if (typeof id === "string" && !nodes.has(id)) nodes.set(id, { task, edges: [] });
+  }
+  for (const [, node] of nodes) {
+    const seen = new Set<string>();
+    for (const dep of stringEntries(node.task.value, "depends_on", node.task.path)) {
+      if (!nodes.has(dep.value) || seen.has(dep.value)) continue;
+      seen.add(dep.value);
+      node.edges.push({ to: dep.value, path: dep.path });
+    }
+  }
+  return { nodes };
+}
+
+/**
+ * Tarjan's algorithm, iterative: a contract near the 1 MiB cap can hold
+ * thousands of tasks in one chain, deeper than the call stack allows.
+ * Returns each node's component number.
+ */
+function stronglyConnectedComponents(graph: Graph): Map<string, number> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let counter = 0;
+  let components = 0;
+
+  for (const start of graph.nodes.keys()) {
+    if (index.has(start)) continue;
+    const work: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const edges = graph.nodes.get(frame.id)!.edges;
+      if (frame.next < edges.length) {
+        const to = edges[frame.next++]!.to;
+        if (!index.has(to)) {
+          index.set(to, counter);
+          low.set(to, counter++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ id: to, next: 0 });
+        } else if (onStack.has(to)) {
+          low.set(frame.id, Math.min(low.get(frame.id)!, index.get(to)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.id, Math.min(low.get(parent.id)!, low.get(frame.id)!));
+      if (low.get(frame.id) === index.get(frame.id)) {
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.set(member, components);
+        } while (member !== frame.id);
+        components++;
+      }
+    }
+  }
+  return component;
+}
+
+/** Cycles named one by one; beyond this, the rest are summarised in one problem. */
+const MAX_REPORTED_CYCLES = 50;
+/** Tasks shown in a cycle message before the middle is elided. */
+const MAX_CYCLE_NAMES = 16;
+
+/**
+ * Rule 4. Enumerating every elementary cycle is exponential, so instead each
+ * task on a cycle that no reported cycle covers yet contributes the shortest
+ * cycle through it (so every cycle found is new), rotated to start at its
+ * earliest task. After MAX_REPORTED_CYCLES the remaining tasks on cycles are
+ * summarised, which bounds the work at O(MAX_REPORTED_CYCLES · E) even for
+ * a hostile 1 MiB contract.
+ */
+function cycleProblems(doc: JsonDocument, graph: Graph, component: Map<string, number>) {
+  const order = new Map([...graph.nodes.keys()].map((id, i) => [id, i]));
+  const size = new Map<number, number>();
+  for (const c of component.values()) size.set(c, (size.get(c) ?? 0) + 1);
+  const onCycle = (id: string) =>
+    size.get(component.get(id)!)! > 1 || graph.nodes.get(id)!.edges.some((e) => e.to === id);
+
+  const covered = new Set<string>();
+  const problems: Problem[] = [];
+  const remaining: string[] = [];
+  for (const id of graph.nodes.keys()) {
+    if (covered.has(id) || !onCycle(id)) continue;
+    if (problems.length >= MAX_REPORTED_CYCLES) {
+      remaining.push(id);
+      continue;
+    }
+    const cycle = shortestCycleThrough(graph, id, component)!;
+    for (const member of cycle) covered.add(member);
+    const rotated = rotateToEarliest(cycle, order);
+    problems.push(
+      problem(
+        "dependency-cycle",
+        doc.valueAt(edgeBetween(graph, rotated[0]!, rotated[1 % rotated.length]!).path),
+        `dependency cycle: ${cycleNames(rotated)}`,
+        { hint: "remove one of these dependencies; depends_on must not loop back" },
+      ),
+    );
+  }
+  const next = remaining[0];
+  if (next !== undefined) {
+    const edge = graph.nodes
+      .get(next)!
+      .edges.find((e) => component.get(e.to) === component.get(next))!;
+    const shown = remaining.slice(0, 10).join(", ");
+    problems.push(
+      problem(
+        "dependency-cycle",
+        doc.valueAt(edge.path),
+        `${remaining.length} more tasks are on dependency cycles: ${shown}${remaining.length > 10 ? ", …" : ""}`,
+        { hint: "fix the cycles reported above, then validate again" },
+      ),
+    );
+  }
+  return problems;
+}
+
+function edgeBetween(graph: Graph, from: string, to: string): Edge {
+  return graph.nodes.get(from)!.edges.find((e) => e.to === to)!;
+}
+
+/** `T1 → T3 → T1`; very long cycles keep their ends and elide the middle. */
+function cycleNames(cycle: string[]): string {
+  const closed = [...cycle, cycle[0]!];
+  if (closed.length <= MAX_CYCLE_NAMES) return closed.join(" → ");
+  const head = closed.slice(0, MAX_CYCLE_NAMES / 2);
+  const tail = closed.slice(-MAX_CYCLE_NAMES / 2);
+  const elided = closed.length - head.length - tail.length;
+  return `${head.join(" → ")} → … ${elided} more … → ${tail.join(" → ")}`;
+}
+
+/** BFS inside the node's strongly connected component; `[a, b, c]` means a → b → c → a. */
+function shortestCycleThrough(graph: Graph, start: string, component: Map<string, number>) {
+  const home = component.get(start);
+  const previous = new Map<string, string>();
+  const queue: string[] = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head]!;
+    for (const { to } of graph.nodes.get(current)!.edges) {
+      if (component.get(to) !== home) continue;
+      if (to === start) {
+        const cycle = [current];
+        for (let at = current; at !== start; ) {
+          at = previous.get(at)!;
+          cycle.push(at);
+        }
+        return cycle.reverse();
+      }
+      if (previous.has(to)) continue;
+      previous.set(to, current);
+      queue.push(to);
+    }
+  }
+  return undefined;
+}
+
+function rotateToEarliest(cycle: string[], order: Map<string, number>): string[] {
+  let best = 0;
+  for (let i = 1; i < cycle.length; i++) {
+    if (order.get(cycle[i]!)! < order.get(cycle[best]!)!) best = i;
+  }
+  return [...cycle.slice(best), ...cycle.slice(0, best)];
+}
+
+/**
+ * Known ids rather than "did you mean": ids like T3 and T2 are always one
+ * edit apart, so a guess would mislead more often than help.
+ */
+function dependencyHint(known: string[]): string {
+  if (known.length === 0) return "this contract has no tasks with an id";
+  const shown = known.slice(0, 10).join(", ");
+  return `known task ids: ${shown}${known.length > 10 ? ", …" : ""}`;
+}

@@ -1,0 +1,147 @@
+import type { Problem } from "../../model.js";
+import { problem } from "../../problems.js";
+import { normalizeRepoPath, unsafePathReason } from "../paths.js";
+import type { JsonDocument } from "./json-document.js";
+import { formatPath } from "./json-path.js";
+import { field, type JsonObject, type Located, stringEntries, stringField } from "./raw.js";
+
+export const TASK_ID = /^T\d+$/;
+export const MAX_ACTION_CHARS = 500;
+
+const FILE_LISTS = ["files_modify", "files_create", "files_delete"] as const;
+const PATH_LISTS = [...FILE_LISTS, "context_files"] as const;
+
+/** Rules 1 and 2: ids are unique and look like `T<n>`. */
+export function taskIdProblems(doc: JsonDocument, tasks: Located<JsonObject>[]): Problem[] {
+  const problems: Problem[] = [];
+  const firstSeen = new Map<string, Located<string>>();
+  for (const task of tasks) {
+    const id = stringField(task.value, "id", task.path);
+    if (!id) continue;
+    if (!TASK_ID.test(id.value)) {
+      problems.push(
+        problem(
+          "invalid-task-id",
+          doc.valueAt(id.path),
+          `${formatPath(id.path)} ${JSON.stringify(id.value)} is not a task id like "T1"`,
+          { hint: "task ids are T followed by digits (^T\\d+$)" },
+        ),
+      );
+    }
+    const earlier = firstSeen.get(id.value);
+    if (earlier) {
+      const line = doc.valueAt(earlier.path).line;
+      problems.push(
+        problem(
+          "duplicate-task-id",
+          doc.valueAt(id.path),
+          `task id ${JSON.stringify(id.value)} is already used by ${formatPath(earlier.path.slice(0, -1))} (line ${line})`,
+          { hint: "give every task its own id" },
+        ),
+      );
+    } else firstSeen.set(id.value, id);
+  }
+  return problems;
+}
+
+/** Per-task rules that need no other task: 6, 7, 10, path safety, persona. */
+export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Problem[] {
+  const problems: Problem[] = [];
+
+  // Rule 6: a task nothing verifies can never be shown done.
+  const verification = field(task.value, "verification");
+  if (Array.isArray(verification) && verification.length === 0) {
+    problems.push(
+      problem(
+        "no-verification",
+        doc.valueAt([...task.path, "verification"]),
+        `${formatPath([...task.path, "verification"])} is empty; every task needs at least one check`,
+        { hint: 'add a "file-exists", "grep-match", "command-exit" or "behavioral" check' },
+      ),
+    );
+  }
+
+  for (const list of PATH_LISTS) {
+    for (const entry of stringEntries(task.value, list, task.path)) {
+      const reason = unsafePathReason(entry.value);
+      if (reason) {
+        problems.push(
+          problem(
+            "unsafe-path",
+            doc.valueAt(entry.path),
+            `${formatPath(entry.path)} ${JSON.stringify(entry.value)} ${reason}`,
+            { hint: "paths are relative to the repository root, with / separators" },
+          ),
+        );
+      }
+    }
+  }
+
+  for (const p of fileListOverlaps(doc, task)) problems.push(p);
+
+  // Rule 10, counted in code points: what a person would call characters.
+  const action = stringField(task.value, "action", task.path);
+  const length = action ? [...action.value].length : 0;
+  if (action && length > MAX_ACTION_CHARS) {
+    problems.push(
+      problem(
+        "action-too-long",
+        doc.valueAt(action.path),
+        `${formatPath(action.path)} is ${length} characters; the limit is ${MAX_ACTION_CHARS}`,
+        { hint: "action is advisory; keep implementation detail in phase-N-plan.md" },
+      ),
+    );
+  }
+
+  const persona = stringField(task.value, "persona", task.path);
+  if (persona?.value === "data") {
+    problems.push(
+      problem(
+        "persona-deprecated",
+        doc.valueAt(persona.path),
+        `${formatPath(persona.path)} "data" is deprecated; v1 folded it into "backend"`,
+        { hint: 'use "persona": "backend"' },
+      ),
+    );
+  }
+  return problems;
+}
+
+/**
+ * Rule 7: a file is modified, created or deleted, never two of these. Paths
+ * are compared normalised (`./src/a.ts` is `src/a.ts`); the problem sits on
+ * the later entry and names the list that already has the file.
+ */
+function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem[] {
+  const problems: Problem[] = [];
+  const key = (p: string) => (unsafePathReason(p) ? p : normalizeRepoPath(p));
+  const earlier: { name: string; files: Set<string> }[] = [];
+  for (const name of FILE_LISTS) {
+    const entries = stringEntries(task.value, name, task.path);
+    const reported = new Set<string>();
+    for (const entry of entries) {
+      const file = key(entry.value);
+      for (const list of earlier) {
+        const pair = `${list.name}\u0000${file}`;
+        if (!list.files.has(file) || reported.has(pair)) continue;
+        reported.add(pair);
+        problems.push(
+          problem(
+            "file-list-overlap",
+            doc.valueAt(entry.path),
+            `${taskName(task)}: ${JSON.stringify(file)} is in both ${list.name} and ${name}`,
+            { hint: "a file belongs to at most one of files_modify, files_create, files_delete" },
+          ),
+        );
+      }
+    }
+    earlier.push({ name, files: new Set(entries.map((e) => key(e.value))) });
+  }
+  return problems;
+}
+
+/** A task as messages name it: its id when it has one, else its path. */
+function taskName(task: Located<JsonObject>): string {
+  const id = field(task.value, "id");
+  return typeof id === "string" ? id : formatPath(task.path);
+}

@@ -1,0 +1,56 @@
+import type { Contract, Problem } from "../model.js";
+import type { Paint } from "./paint.js";
+
+/** `path:line:col: error CODE message`, then an indented hint line: the compiler convention editors link. */
+export function formatProblem(p: Problem, paint: Paint): string {
+  const sev = p.severity === "error" ? paint.red("error") : paint.yellow("warning");
+  const head = `${p.path}:${p.line}:${p.column}: ${sev} ${paint.bold(p.code)} ${p.message}`;
+  return p.hint ? `${head}\n    hint: ${p.hint}` : head;
+}
+
+export interface ProblemCounts {
+  contracts: number;
+  valid: number;
+  invalid: number;
+  errors: number;
+  warnings: number;
+}
+
+export function countProblems(contracts: readonly Contract[]): ProblemCounts {
+  let errors = 0;
+  let warnings = 0;
+  let invalid = 0;
+  for (const c of contracts) {
+    const e = c.problems.filter((p) => p.severity === "error").length;
+    errors += e;
+    warnings += c.problems.length - e;
+    if (e > 0) invalid++;
+  }
+  return {
+    contracts: contracts.length,
+    valid: contracts.length - invalid,
+    invalid,
+    errors,
+    warnings,
+  };
+}
+
+/** The whole `validate` terminal report: every problem, then one summary line. */
+export function renderValidateText(contracts: readonly Contract[], paint: Paint): string {
+  const lines: string[] = [];
+  for (const c of contracts) for (const p of c.problems) lines.push(formatProblem(p, paint));
+  const n = countProblems(contracts);
+  if (n.contracts === 0) {
+    lines.push("no contracts found");
+  } else {
+    lines.push(
+      `${plural(n.contracts, "contract")} checked: ${n.valid} valid, ${n.invalid} invalid ` +
+        `(${plural(n.errors, "error")}, ${plural(n.warnings, "warning")})`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
