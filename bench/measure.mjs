@@ -25,11 +25,15 @@ export async function measure(args, { expectExit, runs = 3, cwd } = {}) {
 function once(args, cwd) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", probe, "--", ...args], {
-      cwd,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+    const child = spawn(
+      process.execPath,
+      ["--input-type=module", "-e", probe, "--", "contract-gate", ...args],
+      {
+        cwd,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d) => {
       stderr += d;

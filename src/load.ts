@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { checkDrift } from "./drift.js";
 import { kindOf, parseContract } from "./formats/index.js";
@@ -9,21 +9,24 @@ import { problem, sortProblems } from "./problems.js";
 /**
  * Read a file without ever loading more than `limit + 1` bytes: enough for
  * the parser to see that a file is over its limit, never a whole huge file.
+ * Synchronous on purpose: contracts are small and many, and a thread-pool
+ * round trip per open/stat/read/close costs more than the read itself.
  */
 export async function readBounded(
   absPath: string,
   limit = MAX_CONTRACT_BYTES,
 ): Promise<{ bytes: Uint8Array } | { error: string }> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(absPath, "r");
-    const stat = await handle.stat();
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (regular files are unaffected).
+    fd = openSync(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return { error: "is not a regular file" };
     const size = Math.min(stat.size, limit + 1);
-    const buf = Buffer.alloc(size);
+    const buf = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < size) {
-      const { bytesRead } = await handle.read(buf, filled, size - filled, filled);
+      const bytesRead = readSync(fd, buf, filled, size - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
@@ -41,7 +44,7 @@ export async function readBounded(
               : `could not be read (${code ?? (e as Error).message})`,
     };
   } finally {
-    await handle?.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -6,6 +6,7 @@ import { copyTree, tempDir, writeTree } from "./helpers/tmp.js";
 
 const DEMO = join(import.meta.dirname, "../examples/demo");
 const PLAN_CONTRACT = ".planning/phase-1-contract.json";
+const GREETING = ".claude/tasks/contracts/2026-11-29-greeting-1200.md";
 
 /** Every file under a directory with its bytes and mtime: proof that nothing was written. */
 function snapshot(dir: string): Record<string, string> {
@@ -19,11 +20,20 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 describe("contract-gate validate", () => {
-  it("accepts the bundled demo", async () => {
-    const r = await runCli(["validate", "--root", DEMO], process.cwd());
-    expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("2 contracts checked: 2 valid, 0 invalid (0 errors, 0 warnings)\n");
-    expect(r.code).toBe(0);
+  it("accepts the demo's valid contracts and refuses its drifted and invalid ones", async () => {
+    const ok = await runCli(["validate", PLAN_CONTRACT, GREETING], DEMO);
+    expect(ok.stderr).toBe("");
+    expect(ok.stdout).toBe("2 contracts checked: 2 valid, 0 invalid (0 errors, 0 warnings)\n");
+    expect(ok.code).toBe(0);
+    const all = await runCli(["validate", "--root", DEMO], process.cwd());
+    expect(all.code).toBe(1);
+    expect(all.stdout).toContain(".planning/phase-3-contract.json:8:23: error plan-drift");
+    expect(all.stdout).toContain(
+      'error unknown-key tasks[0].verification[0]: unknown key "must_contian"',
+    );
+    expect(all.stdout).toMatch(
+      /7 contracts checked: 5 valid, 2 invalid \(\d+ errors, 1 warning\)\n$/,
+    );
   });
 
   it("prints path:line:col: severity CODE message with hints and exits 1 on errors", async () => {
@@ -46,7 +56,7 @@ describe("contract-gate validate", () => {
     const root = copyTree(DEMO);
     const before = readFileSync(join(root, PLAN_CONTRACT));
     writeFileSync(join(root, ".planning/phase-1-plan.md"), "# edited plan\n");
-    const drifted = await runCli(["validate", "--json"], root);
+    const drifted = await runCli(["validate", "--json", PLAN_CONTRACT, GREETING], root);
     expect(drifted.code).toBe(1);
     const report = JSON.parse(drifted.stdout);
     expect(report.schemaVersion).toBe(1);
@@ -63,7 +73,7 @@ describe("contract-gate validate", () => {
     const newText = after.toString("utf8");
     const hashOf = (s: string) => /"source_plan_hash": "([^"]*)"/.exec(s)![1]!;
     expect(newText).toBe(oldText.replace(hashOf(oldText), hashOf(newText)));
-    expect((await runCli(["validate"], root)).code).toBe(0);
+    expect((await runCli(["validate", PLAN_CONTRACT], root)).code).toBe(0);
     // A second refresh is a no-op that says so.
     expect((await runCli(["refresh-hash", PLAN_CONTRACT], root)).stdout).toContain(
       "already matches",
@@ -118,7 +128,10 @@ describe("contract-gate status", () => {
       ".planning/phase-1-contract.json  plan-contract  valid  drift: match",
     );
     expect(r.stdout).toMatch(/\n {2}T1 {2}Greeting function {2}\(wave 1\)\n {4}T1\.1 {2}pending/);
-    expect(r.stdout).toMatch(/\n {2}3 {2}manual {10} {2}The greeting reads naturally/);
+    expect(r.stdout).toMatch(/\n {2}5 {2}manual {10} {2}The greeting reads naturally/);
+    expect(r.stdout).toContain(
+      ".claude/tasks/contracts/2026-11-28-shouting-0900.md  oracle-contract  valid  status: aborted",
+    );
   });
 
   it("reports recorded results and abandons in JSON without trusting them", async () => {

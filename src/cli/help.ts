@@ -4,11 +4,13 @@ Usage: contract-gate <command> [options] [PATH...]
 
 Commands:
   validate [PATH...]        check contracts are well-formed and match their plans
+  run [PATH...]             re-run every check fail-closed and decide each criterion
   status [PATH...]          show each contract's criteria and recorded state (never runs or writes anything)
   refresh-hash CONTRACT     record the current phase-N-plan.md hash in a plan contract
 
 Run 'contract-gate <command> --help' for a command's options.
-Exit codes: 0 ok, 1 a contract has errors, 2 usage or configuration error.
+Exit codes: 0 ok, 1 a contract has errors or something blocks, 2 usage or configuration error,
+130 interrupted (run).
 `;
 
 const DISCOVERY = `  PATH                      contract files or directories (default: the repository root)
@@ -37,6 +39,26 @@ Never executes a check and never writes a file. Exit 0 unless the command line i
 
 Options:
 ${DISCOVERY}
+`,
+  run: `Usage: contract-gate run [options] [PATH...]
+
+Re-run every check of every contract, itself, and decide each criterion:
+met, unmet, evidence-missing, error (could not run), abandoned, manual, or
+not-run (the contract is invalid, drifted or aborted). Recorded evidence is
+never trusted. Commands run without credentials in their environment.
+Exit 0 when nothing blocks (or no contracts), 1 when anything blocks.
+
+Options:
+${DISCOVERY}
+  --changed-since REF       only contracts changed between REF and the working tree
+                            (a change to phase-N-plan.md or phase-N-evidence.json counts)
+  --max-parallel N          concurrent check processes (default: number of CPUs)
+  --timeout-seconds N       oracle (CHECK:) timeout (default 120)
+  --regex-timeout-ms N      time bound for one regex operation (default 10000)
+  --require-oracles         manual (oracle-free) criteria block
+  --no-write                write nothing (default: EVIDENCE lines, phase-N-verification.{json,md})
+  --markdown                print the report as GitHub-flavoured markdown
+  --markdown-budget N       markdown size limit in characters and bytes (default 65535)
 `,
   "refresh-hash": `Usage: contract-gate refresh-hash [options] CONTRACT
 

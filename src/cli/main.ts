@@ -12,6 +12,7 @@ import { countProblems, renderValidateText } from "../report/problems-text.js";
 import { renderStatusText, statusJson } from "../report/status.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
+import { runCommand } from "./run-command.js";
 import { findRoot, loadAll, parseOrUsage } from "./shared.js";
 
 const DISCOVERY_OPTIONS = {
@@ -37,6 +38,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       case "validate":
       case "status":
         return await listCommand(command, rest, io);
+      case "run":
+        return await runCommand(rest, io);
       case "refresh-hash":
         return await refreshHashCommand(rest, io);
       default:

@@ -104,7 +104,9 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    // indexOf is a native scan: far faster than a per-character loop on large files.
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1))
+      this.starts.push(i + 1);
   }
   position(offset: number): { line: number; column: number } {
     let lo = 0;

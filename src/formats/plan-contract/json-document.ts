@@ -2,7 +2,7 @@ import { type Node, type ParseError, parseTree, printParseErrorCode } from "json
 import type { Location, Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
-import { type JsonPath, toPointer } from "./json-path.js";
+import type { JsonPath } from "./json-path.js";
 
 /**
  * Deepest nesting accepted. A v1 contract is 7 levels deep at most; the limit
@@ -11,29 +11,59 @@ import { type JsonPath, toPointer } from "./json-path.js";
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** Parsed JSON plus where every value and key sits in the file. */
+/**
+ * Parsed JSON plus where every value and key sits in the file. Positions are
+ * resolved on demand by walking the syntax tree along the path: most
+ * documents are valid and need only a few positions, so no map of every
+ * node is built up front.
+ */
 export class JsonDocument {
   constructor(
     readonly path: string,
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
-    private readonly values: ReadonlyMap<string, Location>,
-    private readonly keys: ReadonlyMap<string, Location>,
+    private readonly root: Node,
+    private readonly at: (offset: number) => Location,
   ) {}
 
   /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
   valueAt(path: JsonPath): Location {
-    for (let n = path.length; n >= 0; n--) {
-      const found = this.values.get(toPointer(path.slice(0, n)));
-      if (found) return found;
+    let node = this.root;
+    for (const segment of path) {
+      const next = childValue(node, segment);
+      if (next === undefined) break;
+      node = next;
     }
-    return { path: this.path, line: 1, column: 1 };
+    return this.at(node.offset);
   }
 
   /** Where the key of the property at `path` starts (the value's position for array items). */
   keyAt(path: JsonPath): Location {
-    return this.keys.get(toPointer(path)) ?? this.valueAt(path);
+    const last = path[path.length - 1];
+    if (typeof last !== "string") return this.valueAt(path);
+    let node: Node | undefined = this.root;
+    for (const segment of path.slice(0, -1)) {
+      node = node && childValue(node, segment);
+    }
+    const property = node && lastProperty(node, last);
+    return property?.children?.[0] ? this.at(property.children[0].offset) : this.valueAt(path);
   }
+}
+
+/** The property node for `key`; the last one wins, as in `JSON.parse`. */
+function lastProperty(node: Node, key: string): Node | undefined {
+  if (node.type !== "object") return undefined;
+  const props = node.children ?? [];
+  for (let i = props.length - 1; i >= 0; i--) {
+    if (props[i]?.children?.[0]?.value === key) return props[i];
+  }
+  return undefined;
+}
+
+function childValue(node: Node, segment: string | number): Node | undefined {
+  if (node.type === "array")
+    return typeof segment === "number" ? node.children?.[segment] : undefined;
+  return lastProperty(node, String(segment))?.children?.[1];
 }
 
 export type JsonParseResult =
@@ -53,16 +83,25 @@ const PARSE_OPTIONS = {
  * last value winning as in `JSON.parse`.
  */
 export function parseJsonDocument(path: string, text: string): JsonParseResult {
-  const lines = new LineIndex(text);
-  const at = (offset: number): Location => ({ path, ...lines.position(offset) });
-
-  const tooDeep = firstTooDeepOffset(text);
-  if (tooDeep !== undefined) {
-    return syntaxFailure(at(tooDeep), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
-  }
+  // Built on first use: a valid document may need only a handful of positions.
+  let lines: LineIndex | undefined;
+  const at = (offset: number): Location => {
+    lines ??= new LineIndex(text);
+    return { path, ...lines.position(offset) };
+  };
 
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, PARSE_OPTIONS);
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, PARSE_OPTIONS);
+  } catch (e) {
+    // jsonc-parser recurses: absurd nesting overflows the stack. That is bad input, not a crash.
+    if (!(e instanceof RangeError)) throw e;
+    return syntaxFailure(
+      at(firstTooDeepOffset(text) ?? 0),
+      `JSON nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
   const first = [...errors].sort((a, b) => a.offset - b.offset)[0];
   if (first !== undefined || root === undefined) {
     const offset = first?.offset ?? 0;
@@ -85,45 +124,43 @@ export function parseJsonDocument(path: string, text: string): JsonParseResult {
     return syntaxFailure(at(position ? Number(position) : 0), `invalid JSON: ${message}`);
   }
 
-  const values = new Map<string, Location>();
-  const keys = new Map<string, Location>();
+  // Duplicate keys: JSON.parse keeps the last silently, so look at every object once.
   const problems: Problem[] = [];
-  // Pointers are built incrementally: a 1 MiB file can hold ~10^5 values.
-  const walk = (node: Node, pointer: string): void => {
-    values.set(pointer, at(node.offset));
-    if (node.type === "array") {
-      node.children?.forEach((child, i) => {
-        walk(child, `${pointer}/${i}`);
-      });
-      return;
+  const stack: { node: Node; depth: number }[] = [{ node: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH) {
+      return syntaxFailure(at(node.offset), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
     }
-    if (node.type !== "object") return;
-    const seen = new Map<string, Location>();
+    if (node.type === "array") {
+      for (const child of node.children ?? []) {
+        if (child.children) stack.push({ node: child, depth: depth + 1 });
+      }
+      continue;
+    }
+    if (node.type !== "object") continue;
+    const seen = new Map<string, number>();
     for (const property of node.children ?? []) {
       const [keyNode, valueNode] = property.children ?? [];
       if (keyNode === undefined || valueNode === undefined) continue;
       const key = String(keyNode.value);
-      const keyLocation = at(keyNode.offset);
       const earlier = seen.get(key);
-      if (earlier) {
+      if (earlier !== undefined) {
         problems.push(
           problem(
             "json-duplicate-key",
-            keyLocation,
-            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${earlier.line}`,
+            at(keyNode.offset),
+            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${at(earlier).line}`,
             { hint: "JSON keeps only the last value, silently dropping the first; remove one" },
           ),
         );
       }
-      seen.set(key, keyLocation);
-      const child = pointer + toPointer([key]);
-      keys.set(child, keyLocation);
-      walk(valueNode, child);
+      seen.set(key, keyNode.offset);
+      if (valueNode.children) stack.push({ node: valueNode, depth: depth + 1 });
     }
-  };
-  walk(root, toPointer([]));
+  }
 
-  return { document: new JsonDocument(path, value, values, keys), problems };
+  return { document: new JsonDocument(path, value, root, at), problems };
 }
 
 function syntaxFailure(at: Location, message: string, hint?: string): JsonParseResult {
@@ -156,8 +193,7 @@ function firstTooDeepOffset(text: string): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
+      if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

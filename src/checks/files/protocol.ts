@@ -1,0 +1,28 @@
+/** Messages between the file service (main thread) and its worker. */
+
+export type WorkerRequest =
+  | { id: number; op: "grep"; files: readonly string[]; source: string; limit: number }
+  | { id: number; op: "contains"; file: string; needle: string }
+  | { id: number; op: "line"; file: string; line: number }
+  | { id: number; op: "match"; text: string; source: string; flags: string };
+
+/** Every request is answered exactly once. */
+export type WorkerResponse = { id: number } & (
+  | { ok: true; value: unknown }
+  | { ok: false; error: string }
+);
+
+export interface WorkerConfig {
+  /**
+   * Three BigInt64 slots shared with the main thread: [0] when the current
+   * regex work started (epoch ms, 0 when none is running), [1] milliseconds
+   * of regex work done for the current request, [2] files read from disk.
+   * The deadline counts only regex time, so a slow disk is never mistaken
+   * for a runaway pattern; shared counters survive the worker's termination.
+   */
+  clock: SharedArrayBuffer;
+  /** Bytes of decoded file text kept between requests. */
+  cacheBytes: number;
+  /** Files larger than this are refused rather than read into memory. */
+  maxFileBytes: number;
+}

@@ -1,0 +1,93 @@
+import type { Check } from "../model.js";
+import { listFiles, type RepoFile } from "./files/glob.js";
+import { resultsFrom } from "./files/results.js";
+import type { Executor, GrepHit } from "./types.js";
+
+type GrepMatchCheck = Extract<Check, { type: "grep-match" }>;
+
+/** Offending places listed in a failed `absent` check's detail. */
+export const MAX_LISTED_HITS = 10;
+
+/**
+ * `grep-match`: whether some line of the files `path` names (a file, or a
+ * glob over the working tree) matches `pattern`.
+ *
+ * Fail-closed where it matters: `absent` passes only when at least one file
+ * was searched in full — absence over no files, or over files that could not
+ * be read, proves nothing and is an execution error. `present` stops at the
+ * first matching line.
+ */
+export const runGrepMatch: Executor<GrepMatchCheck> = async (check, ctx) => {
+  const results = resultsFrom();
+  const listed = await listFiles(ctx.root, check.path);
+  if (!listed.ok) return results.executionError(listed.error);
+  const files = listed.files;
+  const present = check.expect === "present";
+
+  if (files.length === 0) {
+    const none = `no file matched ${check.path}`;
+    return present
+      ? results.unmet(none, listed.note)
+      : results.executionError(
+          `${none} — an absence check over no files proves nothing`,
+          listed.note,
+        );
+  }
+
+  // One more than we list, to know whether there are more.
+  const limit = present ? 1 : MAX_LISTED_HITS + 1;
+  const grep = await ctx.files.grep(
+    files.map((f) => f.abs),
+    check.pattern,
+    limit,
+  );
+  if (!grep.ok) return results.executionError(grep.error);
+  const { hits, unreadable } = grep.value;
+  const place = placeNamer(files);
+  const where = listed.glob ? `${files.length} ${plural(files.length, "file")}` : files[0]!.rel;
+  const unreadableDetail = () =>
+    unreadable.map((u) => `${place({ file: u.file })}: ${u.error}`).join("\n");
+
+  if (present) {
+    if (hits.length > 0) return results.pass(`found at ${place(hits[0]!)}`);
+    if (unreadable.length > 0) {
+      return results.executionError(
+        `pattern not found, but ${unreadable.length} of ${files.length} files could not be read`,
+        unreadableDetail(),
+      );
+    }
+    return results.unmet(`pattern not found in ${where}`);
+  }
+
+  if (hits.length > 0) {
+    const count =
+      hits.length > MAX_LISTED_HITS
+        ? `more than ${MAX_LISTED_HITS} places`
+        : `${hits.length} ${plural(hits.length, "place")}`;
+    const listedHits = hits.slice(0, MAX_LISTED_HITS).map(place);
+    return results.unmet(
+      `pattern found in ${count}, first ${listedHits[0]}`,
+      listedHits.join("\n"),
+    );
+  }
+  if (unreadable.length > 0) {
+    return results.executionError(
+      `${unreadable.length} of ${files.length} files could not be read, so absence is unproven`,
+      unreadableDetail(),
+    );
+  }
+  return results.pass(`pattern absent from ${where}`);
+};
+
+/** `src/a.ts:12` for a hit on an absolute path the service was given. */
+function placeNamer(files: readonly RepoFile[]) {
+  const relOf = new Map(files.map((f) => [f.abs, f.rel]));
+  return (hit: Pick<GrepHit, "file"> & { line?: number }): string => {
+    const rel = relOf.get(hit.file) ?? hit.file;
+    return hit.line === undefined ? rel : `${rel}:${hit.line}`;
+  };
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}

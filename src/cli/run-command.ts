@@ -1,0 +1,194 @@
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import writeFileAtomic from "write-file-atomic";
+import { evidenceLine } from "../checks/oracle.js";
+import { UsageError } from "../discover.js";
+import { readBounded } from "../load.js";
+import type { Contract } from "../model.js";
+import { credentialFreeEnv } from "../process/env.js";
+import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
+import { paintFor } from "../report/paint.js";
+import { runReportJson } from "../report/run-json.js";
+import { renderTerminal } from "../report/terminal.js";
+import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
+import type { ContractOutcome } from "../verdict.js";
+import { rewriteEvidence } from "../write-back/oracle-evidence.js";
+import { verificationJson, verificationMarkdown } from "../write-back/plan-verification.js";
+import { COMMAND_HELP } from "./help.js";
+import { type CliIO, EXIT } from "./io.js";
+import { findRoot, loadAll, parseOrUsage } from "./shared.js";
+
+/** Exit code after Ctrl-C, as shells report a SIGINT death. */
+export const EXIT_INTERRUPTED = 130;
+
+const OPTIONS = {
+  root: { type: "string" },
+  contracts: { type: "string", multiple: true },
+  "changed-since": { type: "string" },
+  "max-parallel": { type: "string" },
+  "timeout-seconds": { type: "string" },
+  "regex-timeout-ms": { type: "string" },
+  "require-oracles": { type: "boolean" },
+  "no-write": { type: "boolean" },
+  json: { type: "boolean" },
+  markdown: { type: "boolean" },
+  "markdown-budget": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`--${name} '${raw}' is not a positive integer`);
+  return Number(raw);
+}
+
+export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseOrUsage(() =>
+    parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }),
+  );
+  if (values.help) {
+    io.stdout(COMMAND_HELP.run!);
+    return EXIT.ok;
+  }
+  if (values.json && values.markdown) throw new UsageError("--json and --markdown are exclusive");
+  const maxParallel = positiveInt("max-parallel", values["max-parallel"], availableParallelism());
+  const timeoutSeconds = positiveInt("timeout-seconds", values["timeout-seconds"], 120);
+  const regexTimeoutMs = positiveInt("regex-timeout-ms", values["regex-timeout-ms"], 10_000);
+  const budget = positiveInt("markdown-budget", values["markdown-budget"], DEFAULT_MARKDOWN_BUDGET);
+
+  const root = await findRoot(io.cwd, values.root);
+  let contracts = await loadAll(root, positionals, values.contracts, io.cwd);
+  if (values["changed-since"] !== undefined) {
+    let changed: Set<string>;
+    try {
+      changed = await changedSince(root, values["changed-since"]);
+    } catch (e) {
+      if (e instanceof GitError) throw new UsageError(e.message);
+      throw e;
+    }
+    contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
+  }
+
+  const paint = paintFor(io.isTTY, io.env);
+  const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
+  const result = await runContracts(contracts, {
+    root,
+    maxParallel,
+    requireOracles: values["require-oracles"] === true,
+    oracleTimeoutMs: timeoutSeconds * 1000,
+    regexTimeoutMs,
+    env: credentialFreeEnv(io.env),
+    ...(io.signal ? { signal: io.signal } : {}),
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
+  progress?.clear();
+  if (io.signal?.aborted) {
+    io.stderr("contract-gate: interrupted; every running check was killed\n");
+    return EXIT_INTERRUPTED;
+  }
+
+  if (!values["no-write"]) {
+    const failures = await writeBack(root, contracts, result, timeoutSeconds * 1000);
+    for (const f of failures) io.stderr(`contract-gate: ${f}\n`);
+  }
+
+  if (values.json) {
+    io.stdout(`${JSON.stringify(runReportJson(result.summary, result.contracts), null, 2)}\n`);
+  } else if (values.markdown) {
+    io.stdout(renderMarkdown(result.summary, result.contracts, { budget, title: "contract-gate" }));
+  } else {
+    io.stdout(renderTerminal(result.summary, result.contracts, paint));
+  }
+  return result.summary.conclusion === "failure" ? EXIT.failed : EXIT.ok;
+}
+
+/** A live `[done/total] running …` line on stderr, redrawn at most every 100 ms. */
+function progressLine(io: CliIO) {
+  let last = 0;
+  let shown = false;
+  return {
+    update(p: Progress) {
+      const now = Date.now();
+      if (now - last < 100 && p.done < p.total) return;
+      last = now;
+      const running = p.running.length
+        ? ` running ${p.running.slice(0, 2).join(", ")}${p.running.length > 2 ? ` +${p.running.length - 2}` : ""}`
+        : "";
+      io.stderr(`\r\u001b[2K[${p.done}/${p.total}]${running}`.slice(0, 200));
+      shown = true;
+    },
+    clear() {
+      if (shown) io.stderr("\r\u001b[2K");
+    },
+  };
+}
+
+/**
+ * Record outcomes like the format's reference runner: EVIDENCE lines of
+ * markdown contracts, `phase-N-verification.{json,md}` beside plan contracts.
+ * Only contracts that ran are written; an invalid contract is never touched.
+ * Returns one message per file that could not be written.
+ */
+async function writeBack(
+  root: string,
+  contracts: readonly Contract[],
+  result: EngineResult,
+  oracleTimeoutMs: number,
+): Promise<string[]> {
+  const failures: string[] = [];
+  const now = new Date();
+  for (const [i, contract] of contracts.entries()) {
+    const outcome = result.contracts[i]!;
+    if (
+      outcome.verdict === "invalid" ||
+      outcome.verdict === "drifted" ||
+      outcome.verdict === "aborted"
+    )
+      continue;
+    try {
+      if (contract.header.kind === "oracle-contract") {
+        await writeOracleEvidence(root, contract, outcome, oracleTimeoutMs);
+      } else {
+        const base = contract.path.replace(/-contract\.json$/, "");
+        if (base === contract.path) continue;
+        const json = verificationJson(contract.header, outcome, now);
+        await writeFileAtomic(
+          join(root, `${base}-verification.json`),
+          `${JSON.stringify(json, null, 2)}\n`,
+        );
+        await writeFileAtomic(
+          join(root, `${base}-verification.md`),
+          verificationMarkdown(contract.header, outcome, now),
+        );
+      }
+    } catch (e) {
+      failures.push(`could not write results for ${contract.path}: ${(e as Error).message}`);
+    }
+  }
+  return failures;
+}
+
+async function writeOracleEvidence(
+  root: string,
+  contract: Contract,
+  outcome: ContractOutcome,
+  oracleTimeoutMs: number,
+) {
+  const updates = [];
+  for (const [i, criterion] of contract.criteria.entries()) {
+    const oracle = criterion.checks[0];
+    const ran = outcome.criteria[i]?.checks[0];
+    if (oracle?.type !== "oracle" || !oracle.evidence || !ran) continue;
+    if (ran.reason.startsWith("not run:")) continue;
+    updates.push({ line: oracle.evidence.location.line, text: evidenceLine(ran, oracleTimeoutMs) });
+  }
+  if (updates.length === 0) return;
+  const abs = join(root, contract.path);
+  const read = await readBounded(abs);
+  if ("error" in read) throw new Error(`${contract.path} ${read.error}`);
+  const rewritten = rewriteEvidence(read.bytes, updates);
+  if (!rewritten.ok) throw new Error(`${contract.path}: ${rewritten.message}`);
+  await writeFileAtomic(abs, Buffer.from(rewritten.bytes));
+}

@@ -1,0 +1,123 @@
+import { normalizeRepoPath, unsafePathReason } from "../formats/paths.js";
+import { type JsonDocument, parseJsonDocument } from "../formats/plan-contract/json-document.js";
+import { formatPath } from "../formats/plan-contract/json-path.js";
+import { field, isObject, objectEntries } from "../formats/plan-contract/raw.js";
+import { decodeContract, isProblem } from "../formats/text.js";
+import type { Problem } from "../model.js";
+import { problem, sortProblems } from "../problems.js";
+import { evidenceSchemaProblems } from "./issues.js";
+import { CitationSchema, EVIDENCE_VERSION } from "./schema.js";
+import type { Citation, EvidenceFile } from "./types.js";
+
+export type { Citation, EvidenceFile } from "./types.js";
+
+const EVIDENCE_NAME = /^phase-(\d+)-evidence\.json$/;
+const CONTRACT_NAME = /^phase-(\d+)-contract\.json$/;
+
+/**
+ * Parse and validate a `phase-N-evidence.json`. Pure and total, like the
+ * contract parsers: input hygiene → JSON syntax (stops here) → duplicate
+ * keys → version (stops here when unsupported) → schema → path safety,
+ * duplicate citations and file-name/phase agreement, all problems at once.
+ * Any error leaves `citations` empty: evidence is all-or-nothing.
+ */
+export function parseEvidenceFile(path: string, bytes: Uint8Array): EvidenceFile {
+  const decoded = decodeContract(path, bytes);
+  if (isProblem(decoded)) return invalid([decoded]);
+  const parsed = parseJsonDocument(path, decoded.text);
+  const doc = parsed.document;
+  if (doc === undefined) return invalid(parsed.problems);
+  const version = unsupportedVersion(doc);
+  if (version) return invalid([...parsed.problems, version]);
+
+  const problems = [...parsed.problems, ...evidenceSchemaProblems(doc), ...phaseProblems(doc)];
+  const citations: Citation[] = [];
+  const seen = new Map<string, number>();
+  for (const entry of objectEntries(isObject(doc.value) ? doc.value : {}, "citations", [])) {
+    const raw = field(entry.value, "path");
+    const unsafe = typeof raw === "string" ? unsafePathReason(raw) : undefined;
+    if (unsafe) {
+      problems.push(
+        problem(
+          "unsafe-path",
+          doc.valueAt([...entry.path, "path"]),
+          `${formatPath([...entry.path, "path"])} ${JSON.stringify(raw)} ${unsafe}`,
+          { hint: "paths are relative to the repository root, with / separators" },
+        ),
+      );
+    }
+    const citation = CitationSchema.safeParse(entry.value);
+    if (!citation.success || unsafe) continue;
+    const location = doc.valueAt(entry.path);
+    const { task, check, evidence } = citation.data;
+    const key = JSON.stringify([task, check, evidence]);
+    const firstLine = seen.get(key);
+    if (firstLine !== undefined) {
+      // Two citations for one entry leave the verdict to whichever is read first.
+      problems.push(
+        problem(
+          "invalid-value",
+          location,
+          `${formatPath(entry.path)} cites ${task} check ${check} evidence ${evidence} again (first on line ${firstLine})`,
+          { hint: "keep one citation per evidence_required entry" },
+        ),
+      );
+      continue;
+    }
+    seen.set(key, location.line);
+    citations.push({ ...citation.data, path: normalizeRepoPath(citation.data.path), location });
+  }
+
+  const sorted = sortProblems(problems);
+  const failed = sorted.some((p) => p.severity === "error");
+  return { citations: failed ? [] : citations, problems: sorted };
+}
+
+/** The citations one behavioral check receives: its task id and 0-based index in `verification[]`. */
+export function citationsFor(
+  citations: readonly Citation[],
+  task: string,
+  check: number,
+): Citation[] {
+  return citations.filter((c) => c.task === task && c.check === check);
+}
+
+/** `dir/phase-N-evidence.json` for `dir/phase-N-contract.json`; undefined for other names. */
+export function evidencePathFor(contractPath: string): string | undefined {
+  const slash = contractPath.lastIndexOf("/");
+  const phase = CONTRACT_NAME.exec(contractPath.slice(slash + 1))?.[1];
+  return phase === undefined
+    ? undefined
+    : `${contractPath.slice(0, slash + 1)}phase-${phase}-evidence.json`;
+}
+
+function invalid(problems: Problem[]): EvidenceFile {
+  return { citations: [], problems: sortProblems(problems) };
+}
+
+/** Another version's shape may differ anywhere: one problem, nothing else judged. */
+function unsupportedVersion(doc: JsonDocument): Problem | undefined {
+  const version = isObject(doc.value) ? field(doc.value, "version") : undefined;
+  if (typeof version !== "number" || version === EVIDENCE_VERSION) return undefined;
+  return problem(
+    "unsupported-version",
+    doc.valueAt(["version"]),
+    `version ${version} is not supported; contract-gate reads evidence files of version ${EVIDENCE_VERSION}`,
+  );
+}
+
+function phaseProblems(doc: JsonDocument): Problem[] {
+  const digits = EVIDENCE_NAME.exec(doc.path.slice(doc.path.lastIndexOf("/") + 1))?.[1];
+  const phase = isObject(doc.value) ? field(doc.value, "phase") : undefined;
+  // A phase that is not a positive integer is already a schema error.
+  if (digits === undefined || !Number.isSafeInteger(phase) || (phase as number) < 1) return [];
+  if (phase === Number(digits)) return [];
+  return [
+    problem(
+      "phase-mismatch",
+      doc.valueAt(["phase"]),
+      `phase is ${phase} but the file is named phase-${digits}-evidence.json`,
+      { hint: "rename the file or correct phase, so citations reach the right contract" },
+    ),
+  ];
+}

@@ -1,0 +1,183 @@
+import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } from "../verdict.js";
+import { CRITERION_STATUSES } from "../verdict.js";
+import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import { orderCriteria, verdictLabel } from "./order.js";
+
+/** GitHub's limit for a check run's `summary`/`text` and a comment body. */
+export const DEFAULT_MARKDOWN_BUDGET = 65_535;
+
+export const STATUS_EMOJI: Record<CriterionStatus, string> = {
+  met: "✅",
+  unmet: "❌",
+  "evidence-missing": "🔍",
+  error: "⚠️",
+  abandoned: "🚫",
+  manual: "📝",
+  "not-run": "⛔",
+};
+
+export interface MarkdownOptions {
+  /** Max characters and UTF-8 bytes (default 65,535). */
+  budget?: number;
+  /** Heading text, e.g. the check name. */
+  title?: string;
+}
+
+/**
+ * Successive ways to shrink the report, mildest first. Every level keeps the
+ * counts line and every blocking row of the summary tables.
+ */
+const LEVELS = [
+  { details: "all", output: true, rows: "all", note: "" },
+  { details: "blocking", output: true, rows: "all", note: "details of passing criteria" },
+  {
+    details: "blocking",
+    output: false,
+    rows: "all",
+    note: "details of passing criteria and command output",
+  },
+  { details: "none", output: false, rows: "all", note: "all details" },
+  {
+    details: "none",
+    output: false,
+    rows: "blocking",
+    note: "all details and the rows of non-blocking criteria",
+  },
+] as const;
+
+type Level = (typeof LEVELS)[number];
+
+/** The run report as GitHub-flavoured markdown, within the size budget. */
+export function renderMarkdown(
+  summary: RunSummary,
+  contracts: readonly ContractOutcome[],
+  opts: MarkdownOptions = {},
+): string {
+  const budget = opts.budget ?? DEFAULT_MARKDOWN_BUDGET;
+  for (const level of LEVELS) {
+    const text = render(summary, contracts, opts, level, budget);
+    if (markdownSize(text) <= budget) return text;
+  }
+  return hardCut(summary, contracts, opts, budget);
+}
+
+function heading(summary: RunSummary, opts: MarkdownOptions): string {
+  const icon =
+    summary.conclusion === "failure" ? "❌" : summary.conclusion === "success" ? "✅" : "⚪";
+  const title = opts.title ? `${escapeInline(opts.title)}: ` : "";
+  return `## ${icon} ${title}${summary.conclusion}`;
+}
+
+/** `**3 blocking** of 24 criteria in 2 contracts — ✅ 18 met · ❌ 2 unmet …` */
+export function countsLine(summary: RunSummary): string {
+  const c = summary.counts;
+  const parts = CRITERION_STATUSES.filter((s) => c[s] > 0).map(
+    (s) => `${STATUS_EMOJI[s]} ${c[s]} ${s}`,
+  );
+  const lead =
+    c.contracts === 0
+      ? "No contracts in scope"
+      : `**${c.blocking} blocking** of ${c.criteria} criteria in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}`;
+  return parts.length ? `${lead} — ${parts.join(" · ")}` : lead;
+}
+
+function render(
+  summary: RunSummary,
+  contracts: readonly ContractOutcome[],
+  opts: MarkdownOptions,
+  level: Level,
+  budget: number,
+): string {
+  const out = [heading(summary, opts), "", countsLine(summary)];
+  if (level.note)
+    out.push(
+      "",
+      `> [!NOTE]\n> Report shortened to fit ${budget.toLocaleString("en-US")} characters: ${level.note} omitted. The JSON report has everything.`,
+    );
+  for (const c of contracts) {
+    out.push("", ...contractTable(c, level.rows));
+  }
+  const details = contracts.flatMap((c) => contractDetails(c, level));
+  if (details.length) out.push("", "### Details", "", ...details);
+  return `${out.join("\n")}\n`;
+}
+
+function contractTable(c: ContractOutcome, rows: Level["rows"]): string[] {
+  const out = [`### ${codeSpan(c.path)} — ${verdictLabel(c)}`];
+  const errors = c.problems.filter((p) => p.severity === "error");
+  if (c.problems.length) {
+    out.push("");
+    for (const p of c.problems) {
+      out.push(
+        `- ${p.severity === "error" ? "❌" : "⚠️"} ${codeSpan(`${p.path}:${p.line}:${p.column}`)} ${codeSpan(p.code)} ${escapeInline(p.message)}` +
+          (p.hint ? ` — ${escapeInline(p.hint)}` : ""),
+      );
+    }
+    if (errors.length && c.criteria.length === 0) return out;
+  }
+  const ordered = orderCriteria(c.criteria);
+  const shown = rows === "all" ? ordered : ordered.filter((k) => k.blocking);
+  out.push("", "| | criterion | | reason |", "|---|---|---|---|");
+  for (const k of shown) out.push(row(k));
+  const hidden = ordered.length - shown.length;
+  if (hidden > 0)
+    out.push(`| | *${hidden} non-blocking row${hidden === 1 ? "" : "s"} omitted* | | |`);
+  return out;
+}
+
+function row(k: CriterionOutcome): string {
+  const flag = k.blocking ? "**blocking**" : "";
+  return `| ${STATUS_EMOJI[k.status]} ${k.status} | ${codeSpan(k.id)} ${escapeInline(k.title)} | ${flag} | ${escapeInline(k.reason)} |`;
+}
+
+function contractDetails(c: ContractOutcome, level: Level): string[] {
+  if (level.details === "none") return [];
+  const out: string[] = [];
+  for (const k of orderCriteria(c.criteria)) {
+    if (level.details === "blocking" && !k.blocking) continue;
+    if (k.checks.length === 0 && !k.blocking) continue;
+    out.push(
+      `#### ${STATUS_EMOJI[k.status]} ${codeSpan(k.id)} ${escapeInline(k.title)}`,
+      "",
+      `${codeSpan(`${k.location.path}:${k.location.line}`)} — **${k.status}**: ${escapeInline(k.reason)}`,
+    );
+    for (const check of k.checks) {
+      out.push(
+        "",
+        `- ${codeSpan(check.type)} ${check.result}${check.failureReason ? ` (${check.failureReason})` : ""}: ${escapeInline(check.reason)}`,
+      );
+      if (level.output && check.detail) out.push("", codeBlock(check.detail));
+    }
+    out.push("");
+  }
+  return out;
+}
+
+/** Last resort: counts, then blocking rows one by one while they fit. */
+function hardCut(
+  summary: RunSummary,
+  contracts: readonly ContractOutcome[],
+  opts: MarkdownOptions,
+  budget: number,
+): string {
+  const head = [heading(summary, opts), "", countsLine(summary), ""];
+  const rows = contracts.flatMap((c) =>
+    orderCriteria(c.criteria)
+      .filter((k) => k.blocking)
+      .map(
+        (k) =>
+          `- ${STATUS_EMOJI[k.status]} ${codeSpan(c.path)} ${codeSpan(k.id)} ${escapeInline(k.reason).slice(0, 300)}`,
+      ),
+  );
+  const note = (cut: number) =>
+    `\n> [!WARNING]\n> Report cut to fit ${budget.toLocaleString("en-US")} characters: ${cut} blocking row${cut === 1 ? "" : "s"} and all other rows and details omitted. The JSON report has everything.\n`;
+  let text = head.join("\n");
+  let kept = 0;
+  for (const r of rows) {
+    const next = `${text}\n${r}`;
+    if (markdownSize(next + note(rows.length - kept - 1)) > budget) break;
+    text = next;
+    kept++;
+  }
+  return `${text}\n${note(rows.length - kept)}`;
+}

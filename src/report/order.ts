@@ -1,0 +1,25 @@
+import type { ContractOutcome, CriterionOutcome, CriterionStatus } from "../verdict.js";
+import { CRITERION_STATUSES } from "../verdict.js";
+
+const RANK = new Map<CriterionStatus, number>(CRITERION_STATUSES.map((s, i) => [s, i]));
+
+/** Blocking rows first (worst status first), then the rest; stable within a status. */
+export function orderCriteria(criteria: readonly CriterionOutcome[]): CriterionOutcome[] {
+  return criteria
+    .map((k, i) => ({ k, i }))
+    .sort(
+      (a, b) =>
+        Number(b.k.blocking) - Number(a.k.blocking) ||
+        RANK.get(a.k.status)! - RANK.get(b.k.status)! ||
+        a.i - b.i,
+    )
+    .map(({ k }) => k);
+}
+
+/** `PASS`, `FAIL`, `ABANDONED(2)`, `INVALID`, `DRIFTED`, `ABORTED`. */
+export function verdictLabel(c: ContractOutcome): string {
+  if (c.verdict === "abandoned") {
+    return `ABANDONED(${c.criteria.filter((k) => k.status === "abandoned").length})`;
+  }
+  return c.verdict.toUpperCase();
+}

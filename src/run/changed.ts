@@ -1,0 +1,40 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
+
+/**
+ * Repo-relative paths that differ between `ref` and the working tree: tracked
+ * changes by `git diff` (both sides of a rename) plus untracked files that are
+ * not ignored. A contract is in scope when it, its plan or its evidence changed.
+ */
+export async function changedSince(root: string, ref: string): Promise<Set<string>> {
+  const run = async (args: string[]) => {
+    try {
+      return (await exec("git", args, { cwd: root, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    } catch (e) {
+      const stderr = String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
+      throw new GitError(`git ${args.join(" ")} failed: ${stderr.split("\n")[0]}`);
+    }
+  };
+  await run(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => {
+    throw new GitError(`--changed-since ${ref}: no such commit in ${root}`);
+  });
+  const diff = await run(["diff", "--name-status", "-z", "--no-renames", ref, "--"]);
+  const untracked = await run(["ls-files", "--others", "--exclude-standard", "-z"]);
+  const out = new Set<string>();
+  const fields = diff.split("\0").filter(Boolean);
+  for (let i = 0; i + 1 < fields.length; i += 2) out.add(fields[i + 1]!);
+  for (const f of untracked.split("\0").filter(Boolean)) out.add(f);
+  return out;
+}
+
+export class GitError extends Error {}
+
+/** The files whose change puts a contract in scope: itself, its plan, its evidence. */
+export function companionsOf(contractPath: string): string[] {
+  const m = /^(.*?)phase-(\d+)-contract\.json$/.exec(contractPath);
+  if (!m) return [contractPath];
+  const [, dir, n] = m;
+  return [contractPath, `${dir}phase-${n}-plan.md`, `${dir}phase-${n}-evidence.json`];
+}

@@ -1,0 +1,254 @@
+import { join } from "node:path";
+import pLimit from "p-limit";
+import { behavioralExecutor, type CitationInput } from "../checks/behavioral.js";
+import { runCommandExit } from "../checks/command-exit.js";
+import { runFileExists } from "../checks/file-exists.js";
+import { createFileService } from "../checks/files/service.js";
+import { runGrepMatch } from "../checks/grep-match.js";
+import { runOracle } from "../checks/oracle.js";
+import type { CheckResult, ExecutionContext } from "../checks/types.js";
+import { citationsFor, evidencePathFor, parseEvidenceFile } from "../evidence/index.js";
+import { readBounded } from "../load.js";
+import type { Check, Contract, Criterion, Problem } from "../model.js";
+import { sortProblems } from "../problems.js";
+import {
+  type CheckOutcome,
+  type ContractOutcome,
+  type CriterionOutcome,
+  contractVerdict,
+  criterionBase,
+  decideCriterion,
+  type RunSummary,
+  refusal,
+  refusedOutcome,
+  summariseRun,
+} from "../verdict.js";
+
+/** What to do with command checks (command-exit, oracles) of untrusted code. */
+export type CommandPolicy = "run" | "block" | "skip";
+
+export interface EngineOptions {
+  /** Absolute repository root. */
+  root: string;
+  /** Concurrent check processes. */
+  maxParallel: number;
+  requireOracles: boolean;
+  oracleTimeoutMs: number;
+  regexTimeoutMs: number;
+  /** Environment for executed commands; must already be credential-free. */
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
+  commands?: CommandPolicy;
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  /** Labels (`path#id`) of the checks running now. */
+  running: string[];
+}
+
+export interface EngineResult {
+  summary: RunSummary;
+  contracts: ContractOutcome[];
+}
+
+const COMMAND_TYPES = new Set<Check["type"]>(["command-exit", "oracle"]);
+
+/**
+ * Run every check of every runnable contract and decide each criterion.
+ * Invalid, drifted and aborted contracts execute nothing. Plan contracts run
+ * wave by wave; everything else runs concurrently, with processes bounded by
+ * `maxParallel` and every file read and regex going through one file service.
+ */
+export async function runContracts(
+  contracts: readonly Contract[],
+  opts: EngineOptions,
+): Promise<EngineResult> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const files = createFileService({ regexTimeoutMs: opts.regexTimeoutMs, signal });
+  const limit = pLimit(Math.max(1, opts.maxParallel));
+  const ctx: ExecutionContext = {
+    root: opts.root,
+    oracleTimeoutMs: opts.oracleTimeoutMs,
+    regexTimeoutMs: opts.regexTimeoutMs,
+    env: opts.env,
+    signal,
+    files,
+    processSlot: (fn) => limit(fn),
+  };
+  const progress = new ProgressTracker(contracts, opts.onProgress);
+  try {
+    const outcomes = await Promise.all(contracts.map((c) => runContract(c, ctx, opts, progress)));
+    return { summary: summariseRun(outcomes), contracts: outcomes };
+  } finally {
+    await files.close();
+  }
+}
+
+async function runContract(
+  contract: Contract,
+  ctx: ExecutionContext,
+  opts: EngineOptions,
+  progress: ProgressTracker,
+): Promise<ContractOutcome> {
+  const why = refusal(contract);
+  if (why) return refusedOutcome(contract, why);
+
+  const extraProblems: Problem[] = [];
+  let citations: Citations | undefined;
+  if (contract.criteria.some((k) => k.checks.some((c) => c.type === "behavioral"))) {
+    citations = await loadCitations(contract, opts.root);
+    extraProblems.push(...citations.problems);
+  }
+
+  const results = new Map<Criterion, CheckOutcome[]>();
+  const runCriterion = async (criterion: Criterion) => {
+    const outcomes: CheckOutcome[] = [];
+    for (const [index, check] of criterion.checks.entries()) {
+      const label = `${contract.path}#${criterion.id}`;
+      progress.start(label);
+      const result = await runCheck(check, criterion, index, ctx, opts, citations);
+      progress.finish(label);
+      outcomes.push({ type: check.type, ...result });
+    }
+    results.set(criterion, outcomes);
+  };
+
+  if (contract.header.kind === "plan-contract") {
+    // Wave k+1 starts only after every check of wave k has finished.
+    const waveOf = new Map(contract.header.tasks.map((t) => [t.id, t.wave]));
+    const waves = [...new Set(contract.criteria.map((k) => waveOf.get(k.group ?? "") ?? 0))].sort(
+      (a, b) => a - b,
+    );
+    for (const wave of waves) {
+      const inWave = contract.criteria.filter((k) => (waveOf.get(k.group ?? "") ?? 0) === wave);
+      await Promise.all(inWave.map(runCriterion));
+    }
+  } else {
+    await Promise.all(contract.criteria.map(runCriterion));
+  }
+
+  const criteria: CriterionOutcome[] = contract.criteria.map((k) => {
+    const checks = results.get(k) ?? [];
+    const skipped =
+      opts.commands === "skip" &&
+      k.checks.length > 0 &&
+      k.checks.every((c) => COMMAND_TYPES.has(c.type));
+    const decided = skipped
+      ? {
+          status: "manual" as const,
+          blocking: opts.requireOracles,
+          reason: "not run: commands from an untrusted fork (untrusted-commands: skip)",
+        }
+      : decideCriterion(k, checks, opts);
+    return { ...criterionBase(k), ...decided, checks };
+  });
+  return {
+    path: contract.path,
+    kind: contract.kind,
+    verdict: contractVerdict(criteria),
+    problems: sortProblems([...contract.problems, ...extraProblems]),
+    criteria,
+  };
+}
+
+async function runCheck(
+  check: Check,
+  criterion: Criterion,
+  index: number,
+  ctx: ExecutionContext,
+  opts: EngineOptions,
+  citations: Citations | undefined,
+): Promise<CheckResult> {
+  if (COMMAND_TYPES.has(check.type) && opts.commands && opts.commands !== "run") {
+    return {
+      result: "partial",
+      failureReason: "verification-execution-error",
+      reason: `not run: commands from an untrusted fork (untrusted-commands: ${opts.commands})`,
+      durationMs: 0,
+    };
+  }
+  switch (check.type) {
+    case "file-exists":
+      return runFileExists(check, ctx);
+    case "grep-match":
+      return runGrepMatch(check, ctx);
+    case "command-exit":
+      return runCommandExit(check, ctx);
+    case "oracle":
+      return runOracle(check, ctx);
+    case "behavioral": {
+      const input: CitationInput = citations?.invalid
+        ? { invalid: citations.invalid }
+        : citationsFor(citations?.list ?? [], criterion.group ?? "", checkIndex(criterion, index));
+      return behavioralExecutor(input)(check, ctx);
+    }
+  }
+}
+
+/** 0-based index of a plan criterion's check in its task's `verification[]` (`T2.3` → 2). */
+function checkIndex(criterion: Criterion, fallback: number): number {
+  const k = Number(criterion.id.split(".").at(-1));
+  return Number.isInteger(k) && k > 0 ? k - 1 : fallback;
+}
+
+interface Citations {
+  list: ReturnType<typeof parseEvidenceFile>["citations"];
+  invalid?: string;
+  problems: Problem[];
+}
+
+/** Read `phase-N-evidence.json` beside a plan contract; any problem voids every citation. */
+async function loadCitations(contract: Contract, root: string): Promise<Citations> {
+  const path = evidencePathFor(contract.path);
+  if (path === undefined) {
+    return {
+      list: [],
+      invalid: "no phase-N-evidence.json can belong to this contract's file name",
+      problems: [],
+    };
+  }
+  const read = await readBounded(join(root, path));
+  if ("error" in read) {
+    return { list: [], invalid: `${path} ${read.error}: no citations`, problems: [] };
+  }
+  const parsed = parseEvidenceFile(path, read.bytes);
+  const errors = parsed.problems.filter((p) => p.severity === "error").length;
+  if (errors > 0) {
+    return {
+      list: [],
+      invalid: `${path} is invalid (${errors} error${errors === 1 ? "" : "s"}): no citation can be trusted`,
+      problems: parsed.problems,
+    };
+  }
+  return { list: parsed.citations, problems: parsed.problems };
+}
+
+class ProgressTracker {
+  private done = 0;
+  private readonly running = new Set<string>();
+  readonly total: number;
+  constructor(
+    contracts: readonly Contract[],
+    private readonly report?: (p: Progress) => void,
+  ) {
+    this.total = contracts
+      .filter((c) => refusal(c) === undefined)
+      .reduce((n, c) => n + c.criteria.reduce((m, k) => m + k.checks.length, 0), 0);
+  }
+  start(label: string) {
+    this.running.add(label);
+    this.emit();
+  }
+  finish(label: string) {
+    this.running.delete(label);
+    this.done++;
+    this.emit();
+  }
+  private emit() {
+    this.report?.({ done: this.done, total: this.total, running: [...this.running] });
+  }
+}

@@ -1,0 +1,193 @@
+import type { CheckResult } from "./checks/types.js";
+import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model.js";
+
+/** What the gate decided for one criterion. */
+export type CriterionStatus =
+  | "met"
+  | "unmet"
+  | "evidence-missing"
+  | "error"
+  | "abandoned"
+  | "manual"
+  | "not-run";
+
+export const CRITERION_STATUSES: readonly CriterionStatus[] = [
+  "unmet",
+  "evidence-missing",
+  "error",
+  "abandoned",
+  "not-run",
+  "manual",
+  "met",
+];
+
+export type ContractVerdict = "pass" | "fail" | "abandoned" | "invalid" | "drifted" | "aborted";
+export type Conclusion = "success" | "failure" | "neutral";
+
+export interface CheckOutcome extends CheckResult {
+  type: CheckType;
+}
+
+export interface CriterionOutcome {
+  id: string;
+  title: string;
+  /** Plan contracts: the task id. */
+  group?: string;
+  location: { path: string; line: number };
+  status: CriterionStatus;
+  blocking: boolean;
+  reason: string;
+  checks: CheckOutcome[];
+}
+
+export interface ContractOutcome {
+  path: string;
+  kind: ContractKind;
+  verdict: ContractVerdict;
+  problems: Problem[];
+  criteria: CriterionOutcome[];
+}
+
+export interface VerdictOptions {
+  /** Manual (oracle-free) criteria block too (`--require-oracles`). */
+  requireOracles: boolean;
+}
+
+/** Errors that mean "the plan moved", as opposed to "the contract is malformed". */
+const DRIFT_CODES = new Set(["plan-drift", "plan-missing", "invalid-plan-hash"]);
+
+/**
+ * Why a contract must not run at all, or undefined when it may. Invalid wins
+ * over aborted: a malformed file cannot be trusted to say it was aborted.
+ */
+export function refusal(contract: Contract): "invalid" | "drifted" | "aborted" | undefined {
+  const errors = contract.problems.filter((p) => p.severity === "error");
+  if (errors.length > 0)
+    return errors.every((p) => DRIFT_CODES.has(p.code)) ? "drifted" : "invalid";
+  if (
+    contract.header.kind === "oracle-contract" &&
+    contract.header.status?.toLowerCase() === "aborted"
+  ) {
+    return "aborted";
+  }
+  return undefined;
+}
+
+/** Decide one criterion from its checks' results (in check order). */
+export function decideCriterion(
+  criterion: Criterion,
+  results: readonly CheckResult[],
+  opts: VerdictOptions,
+): Pick<CriterionOutcome, "status" | "blocking" | "reason"> {
+  if (criterion.abandon) {
+    // An abandoned criterion blocks even when its check passes; the result is shown as information.
+    const ran = results.length ? ` (check ran for information: ${summarise(results)})` : "";
+    return {
+      status: "abandoned",
+      blocking: true,
+      reason: `ABANDON: ${criterion.abandon.reason}${ran}`,
+    };
+  }
+  if (criterion.checks.length === 0) {
+    return {
+      status: "manual",
+      blocking: opts.requireOracles,
+      reason: opts.requireOracles
+        ? "no oracle, and oracles are required (--require-oracles)"
+        : "no oracle: a reviewer decides",
+    };
+  }
+  if (results.length < criterion.checks.length) {
+    // Fail closed: a check without a result is a check that did not run.
+    return { status: "error", blocking: true, reason: "check did not run" };
+  }
+  const partial = results.find((r) => r.result === "partial");
+  if (partial) return { status: "error", blocking: true, reason: partial.reason };
+  const missing = results.find((r) => r.failureReason === "verification-evidence-missing");
+  if (missing) return { status: "evidence-missing", blocking: true, reason: missing.reason };
+  const failed = results.find((r) => r.result === "fail");
+  if (failed) return { status: "unmet", blocking: true, reason: failed.reason };
+  return { status: "met", blocking: false, reason: results.map((r) => r.reason).join("; ") };
+}
+
+function summarise(results: readonly CheckResult[]): string {
+  return results.map((r) => (r.result === "pass" ? `met, ${r.reason}` : r.reason)).join("; ");
+}
+
+/** Outcome of a contract that was refused before anything ran. */
+export function refusedOutcome(
+  contract: Contract,
+  why: "invalid" | "drifted" | "aborted",
+): ContractOutcome {
+  const errors = contract.problems.filter((p) => p.severity === "error").length;
+  const reason =
+    why === "aborted"
+      ? "not run: the contract's status is aborted"
+      : why === "drifted"
+        ? "not run: the contract drifted from its plan"
+        : `not run: the contract is invalid (${errors} error${errors === 1 ? "" : "s"})`;
+  return {
+    path: contract.path,
+    kind: contract.kind,
+    verdict: why,
+    problems: contract.problems,
+    criteria: contract.criteria.map((c) => ({
+      ...criterionBase(c),
+      status: "not-run",
+      blocking: why !== "aborted",
+      reason,
+      checks: [],
+    })),
+  };
+}
+
+export function criterionBase(
+  c: Criterion,
+): Pick<CriterionOutcome, "id" | "title" | "group" | "location"> {
+  const base: Pick<CriterionOutcome, "id" | "title" | "group" | "location"> = {
+    id: c.id,
+    title: c.title,
+    location: { path: c.location.path, line: c.location.line },
+  };
+  if (c.group !== undefined) base.group = c.group;
+  return base;
+}
+
+/**
+ * Contract verdict from its criteria: `fail` when a criterion blocks for a
+ * reason other than abandonment (that needs a dev loop), else `abandoned` when
+ * any criterion is abandoned (that needs a human), else `pass`.
+ */
+export function contractVerdict(criteria: readonly CriterionOutcome[]): ContractVerdict {
+  if (criteria.some((c) => c.blocking && c.status !== "abandoned")) return "fail";
+  if (criteria.some((c) => c.status === "abandoned")) return "abandoned";
+  return "pass";
+}
+
+export type StatusCounts = Record<CriterionStatus, number>;
+
+export interface RunSummary {
+  conclusion: Conclusion;
+  counts: StatusCounts & { criteria: number; blocking: number; contracts: number };
+}
+
+/** Overall conclusion: failure if anything blocks, neutral with no contracts, else success. */
+export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary {
+  const counts = Object.fromEntries(CRITERION_STATUSES.map((s) => [s, 0])) as StatusCounts;
+  let blocking = 0;
+  let criteria = 0;
+  for (const c of contracts) {
+    for (const k of c.criteria) {
+      counts[k.status]++;
+      criteria++;
+      if (k.blocking) blocking++;
+    }
+  }
+  // A contract can block with no criteria at all (e.g. unreadable, or no criteria parsed).
+  const contractBlocks = contracts.some(
+    (c) => (c.verdict === "invalid" || c.verdict === "drifted") && c.criteria.length === 0,
+  );
+  const conclusion: Conclusion =
+    contracts.length === 0 ? "neutral" : blocking > 0 || contractBlocks ? "failure" : "success";
+  return { conclusion, counts: { ...counts, criteria, blocking, contracts: contracts.length } };
+}

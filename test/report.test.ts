@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown } from "../src/report/markdown.js";
+import { codeBlock, codeSpan, escapeInline, markdownSize } from "../src/report/markdown-escape.js";
+import { plain } from "../src/report/paint.js";
+import { RunReportSchema, runReportJson } from "../src/report/run-json.js";
+import { renderTerminal } from "../src/report/terminal.js";
+import { summariseRun } from "../src/verdict.js";
+import { expectGolden } from "./helpers/golden.js";
+import { sampleOutcomes } from "./helpers/outcomes.js";
+
+describe("markdown escaping", () => {
+  it("defuses mentions, HTML and markdown syntax in inline text", () => {
+    const out = escapeInline("@octocat <script>x</script> [link](http://x) | a\nb");
+    expect(out).not.toMatch(/@[a-z]/);
+    expect(out).not.toContain("<");
+    expect(out).toContain("\\|");
+    expect(out).not.toContain("\n");
+  });
+
+  it("makes code spans and fences that content cannot close", () => {
+    expect(codeSpan("a`b")).toBe("``a`b``");
+    expect(codeSpan("`x`")).toBe("`` `x` ``");
+    const block = codeBlock("before\n```\nafter\n````");
+    expect(block.startsWith("`````text\n")).toBe(true);
+    expect(block.endsWith("\n`````")).toBe(true);
+  });
+
+  it("counts bytes as well as characters", () => {
+    expect(markdownSize("ééé")).toBe(6);
+  });
+});
+
+describe("run reports", () => {
+  const outcomes = sampleOutcomes();
+  const summary = summariseRun(outcomes);
+
+  it("renders the terminal report, blocking rows first", () => {
+    expectGolden("run-terminal.txt", renderTerminal(summary, outcomes, plain));
+  });
+
+  it("renders the markdown report", () => {
+    const md = renderMarkdown(summary, outcomes, { title: "Contract Gate" });
+    expectGolden("run-report.md", md);
+    expect(md).not.toMatch(/@(octocat|admin)/);
+    expect(md).not.toContain("<b>");
+  });
+
+  it("keeps every blocking row and the counts when over budget, and says what was cut", () => {
+    const big = sampleOutcomes();
+    const filler = big[0]!.criteria[0]!;
+    for (let i = 0; i < 2000; i++) {
+      big[0]!.criteria.push({
+        ...filler,
+        id: `m${i}`,
+        checks: [{ ...filler.checks[0]!, detail: "x".repeat(200) }],
+      });
+    }
+    const s = summariseRun(big);
+    for (const budget of [65_535, 4_000]) {
+      const md = renderMarkdown(s, big, { budget });
+      expect(markdownSize(md)).toBeLessThanOrEqual(budget);
+      expect(md).toContain("**4 blocking** of 2006 criteria");
+      for (const id of ["2", "3", "5", "T1.1"]) expect(md).toContain(`\`${id}\``);
+      expect(md).toMatch(/Report (shortened|cut) to fit/);
+    }
+  });
+
+  it("cuts even blocking rows at a tiny budget but stays within it and counts what was cut", () => {
+    const md = renderMarkdown(summary, outcomes, { budget: 600 });
+    expect(markdownSize(md)).toBeLessThanOrEqual(600);
+    expect(md).toMatch(/Report cut to fit 600 characters: \d+ blocking rows?/);
+  });
+
+  it("produces JSON that matches its schema", () => {
+    const json = runReportJson(summary, outcomes);
+    expect(RunReportSchema.parse(json)).toEqual(json);
+    expect(json.contracts[0]!.criteria[1]).toMatchObject({
+      id: "2",
+      status: "unmet",
+      blocking: true,
+    });
+    expect(json.contracts[0]!.criteria[1]!.checks[0]).toMatchObject({
+      exitCode: 7,
+      failureReason: "verification-criteria-unmet",
+    });
+  });
+});
