@@ -1,11 +1,30 @@
 // `npm run docs`: regenerate the generated parts of README.md in place.
-import { readFileSync, writeFileSync } from "node:fs";
-import { problemCodesTable } from "../src/report/problem-codes-table.js";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
+import { runReportJsonSchema } from "../src/report/run-json.js";
+import { demoteHeadings, exampleReport } from "./example-report.js";
 
-const START = "<!-- problem-codes:start -->";
-const END = "<!-- problem-codes:end -->";
-const readme = readFileSync("README.md", "utf8");
-const [head, rest] = readme.split(START);
-const tail = rest?.split(END)[1];
-if (head === undefined || tail === undefined) throw new Error(`README.md lacks ${START} … ${END}`);
-writeFileSync("README.md", `${head}${START}\n${problemCodesTable()}\n${END}${tail}`);
+/** Replace the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+function fill(text: string, name: string, content: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const [head, rest] = text.split(start);
+  const tail = rest?.split(end)[1];
+  if (head === undefined || tail === undefined)
+    throw new Error(`README.md lacks ${start} … ${end}`);
+  return `${head}${start}\n${content}\n${end}${tail}`;
+}
+
+let readme = readFileSync("README.md", "utf8");
+readme = fill(readme, "problem-codes", problemCodesTable());
+readme = fill(readme, "credential-rules", credentialRulesTable());
+const example = await exampleReport();
+mkdirSync("docs", { recursive: true });
+writeFileSync("docs/example-report.md", example);
+readme = fill(readme, "example-report", demoteHeadings(example).trimEnd());
+writeFileSync("README.md", readme);
+mkdirSync("schema", { recursive: true });
+writeFileSync(
+  "schema/run-report.schema.json",
+  `${JSON.stringify(runReportJsonSchema(), null, 2)}\n`,
+);

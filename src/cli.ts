@@ -13,7 +13,8 @@ process.once("SIGINT", () => {
   setTimeout(() => process.exit(130), 5000).unref();
 });
 
-const code = await main(process.argv.slice(2), {
+// No top-level await: the bundler's transpile-only mode does not take it.
+void main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   cwd: process.cwd(),
@@ -21,5 +22,6 @@ const code = await main(process.argv.slice(2), {
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   signal: interrupt.signal,
+}).then((code) => {
+  process.exitCode = code;
 });
-process.exitCode = code;

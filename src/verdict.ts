@@ -81,7 +81,9 @@ export function decideCriterion(
 ): Pick<CriterionOutcome, "status" | "blocking" | "reason"> {
   if (criterion.abandon) {
     // An abandoned criterion blocks even when its check passes; the result is shown as information.
-    const ran = results.length ? ` (check ran for information: ${summarise(results)})` : "";
+    // A check the policy refused to execute did not run: do not say it did.
+    const executed = results.filter((r) => !r.reason.startsWith("not run:"));
+    const ran = executed.length ? ` (check ran for information: ${summarise(executed)})` : "";
     return {
       status: "abandoned",
       blocking: true,

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { demoteHeadings, exampleReport } from "../scripts/example-report.js";
 import { PROBLEM_CODES } from "../src/problem-codes.js";
-import { problemCodesTable } from "../src/report/problem-codes-table.js";
+import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
+import { runReportJsonSchema } from "../src/report/run-json.js";
 
 describe("README", () => {
   const readme = readFileSync("README.md", "utf8");
@@ -17,5 +19,29 @@ describe("README", () => {
       expect(code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(readme).toContain(`\`${code}\``);
     }
+  });
+
+  it("lists every credential rule the process runner applies", () => {
+    expect(readme).toContain(
+      `<!-- credential-rules:start -->\n${credentialRulesTable()}\n<!-- credential-rules:end -->`,
+    );
+    expect(readme).toContain("`GITHUB_TOKEN`");
+  });
+});
+
+describe("schema/run-report.schema.json", () => {
+  it("is the JSON Schema generated from RunReportSchema (run `npm run docs`)", () => {
+    const committed = JSON.parse(readFileSync("schema/run-report.schema.json", "utf8"));
+    expect(committed).toEqual(runReportJsonSchema());
+    expect(committed.properties.schemaVersion.const).toBe(1);
+  });
+});
+
+describe("docs/example-report.md", () => {
+  it("is the demo's report as the action renders it, and the README embeds it", async () => {
+    const example = await exampleReport();
+    expect(readFileSync("docs/example-report.md", "utf8")).toBe(example);
+    expect(readFileSync("README.md", "utf8")).toContain(demoteHeadings(example).trimEnd());
+    expect(example).toContain("**8 blocking** of 18 criteria in 7 contracts");
   });
 });

@@ -1,7 +1,8 @@
+import pLimit from "p-limit";
 import type { Check } from "../model.js";
 import { listFiles, type RepoFile } from "./files/glob.js";
 import { resultsFrom } from "./files/results.js";
-import type { Executor, GrepHit } from "./types.js";
+import type { CheckResult, ExecutionContext, Executor, FileService, GrepHit } from "./types.js";
 
 type GrepMatchCheck = Extract<Check, { type: "grep-match" }>;
 
@@ -17,7 +18,29 @@ export const MAX_LISTED_HITS = 10;
  * be read, proves nothing and is an execution error. `present` stops at the
  * first matching line.
  */
-export const runGrepMatch: Executor<GrepMatchCheck> = async (check, ctx) => {
+export const runGrepMatch: Executor<GrepMatchCheck> = (check, ctx) =>
+  inTurn(ctx.files, () => grepMatch(check, ctx));
+
+/**
+ * Checks of one run (one file service) listing or searching at once. The
+ * service searches one request at a time anyway; a few in flight keep it
+ * busy while the next file lists are built, and a bound keeps a few
+ * hundred checks over a large tree from all holding their file lists in
+ * memory together.
+ */
+const IN_FLIGHT = 3;
+const turns = new WeakMap<FileService, <T>(fn: () => Promise<T>) => Promise<T>>();
+
+function inTurn<T>(files: FileService, fn: () => Promise<T>): Promise<T> {
+  let limit = turns.get(files);
+  if (limit === undefined) {
+    limit = pLimit(IN_FLIGHT);
+    turns.set(files, limit);
+  }
+  return limit(fn);
+}
+
+async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<CheckResult> {
   const results = resultsFrom();
   const listed = await listFiles(ctx.root, check.path);
   if (!listed.ok) return results.executionError(listed.error);
@@ -77,7 +100,7 @@ export const runGrepMatch: Executor<GrepMatchCheck> = async (check, ctx) => {
     );
   }
   return results.pass(`pattern absent from ${where}`);
-};
+}
 
 /** `src/a.ts:12` for a hit on an absolute path the service was given. */
 function placeNamer(files: readonly RepoFile[]) {

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import writeFileAtomic from "write-file-atomic";
 import { toRepoPath, UsageError } from "../discover.js";
 import { kindOf } from "../formats/kinds.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { loadContract, readBounded } from "../load.js";
 import type { Contract, PlanHeader } from "../model.js";
 import { isInvalid } from "../model.js";

@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import writeFileAtomic from "write-file-atomic";
 import { evidenceLine } from "../checks/oracle.js";
 import { UsageError } from "../discover.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readBounded } from "../load.js";
 import type { Contract } from "../model.js";
 import { credentialFreeEnv } from "../process/env.js";

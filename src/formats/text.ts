@@ -20,6 +20,15 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * such a file is read, so a binary or truncated file cannot yield half a model.
  */
 export function decodeContract(path: string, bytes: Uint8Array): ContractText | Problem {
+  const text = decodeContractText(path, bytes);
+  return typeof text === "string" ? { text, lines: text.split("\n") } : text;
+}
+
+/**
+ * `decodeContract` without the split into lines, for parsers that read the
+ * text as a whole (JSON): the same checks, the same text, the same problems.
+ */
+export function decodeContractText(path: string, bytes: Uint8Array): string | Problem {
   if (bytes.length > MAX_CONTRACT_BYTES) {
     return problem(
       "file-too-large",
@@ -46,8 +55,8 @@ export function decodeContract(path: string, bytes: Uint8Array): ContractText | 
       { hint: "re-save the file as UTF-8 (without a legacy code page)" },
     );
   }
-  text = text.replace(/\r\n?/g, "\n");
-  return { text, lines: text.split("\n") };
+  // Most files have no CR at all; skip the regex pass for them.
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 
 export function isProblem(x: ContractText | Problem): x is Problem {
@@ -102,8 +111,14 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /** Map string offsets of a decoded text to 1-based line/column. */
 export class LineIndex {
-  private readonly starts: number[] = [0];
-  constructor(text: string) {
+  private readonly starts: number[];
+  /** `lineStarts`: the offsets after each LF of `text`, when a caller has already found them. */
+  constructor(text: string, lineStarts?: number[]) {
+    if (lineStarts !== undefined) {
+      this.starts = lineStarts;
+      return;
+    }
+    this.starts = [0];
     // indexOf is a native scan: far faster than a per-character loop on large files.
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1))
       this.starts.push(i + 1);

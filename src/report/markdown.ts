@@ -1,7 +1,7 @@
 import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
-import { orderCriteria, verdictLabel } from "./order.js";
+import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 
 /** GitHub's limit for a check run's `summary`/`text` and a comment body. */
 export const DEFAULT_MARKDOWN_BUDGET = 65_535;
@@ -21,6 +21,12 @@ export interface MarkdownOptions {
   budget?: number;
   /** Heading text, e.g. the check name. */
   title?: string;
+  /** `summary`: heading, counts and tables; `details`: per-criterion details only. */
+  part?: "all" | "summary" | "details";
+  /** Contracts the change deletes: listed, never blocking. */
+  removed?: readonly string[];
+  /** Trusted markdown appended at the end (links, rerun hint). Never contract text. */
+  footer?: string;
 }
 
 /**
@@ -54,11 +60,12 @@ export function renderMarkdown(
   opts: MarkdownOptions = {},
 ): string {
   const budget = opts.budget ?? DEFAULT_MARKDOWN_BUDGET;
+  const ordered = orderContracts(contracts);
   for (const level of LEVELS) {
-    const text = render(summary, contracts, opts, level, budget);
+    const text = render(summary, ordered, opts, level, budget);
     if (markdownSize(text) <= budget) return text;
   }
-  return hardCut(summary, contracts, opts, budget);
+  return hardCut(summary, ordered, opts, budget);
 }
 
 function heading(summary: RunSummary, opts: MarkdownOptions): string {
@@ -88,18 +95,33 @@ function render(
   level: Level,
   budget: number,
 ): string {
-  const out = [heading(summary, opts), "", countsLine(summary)];
-  if (level.note)
-    out.push(
-      "",
-      `> [!NOTE]\n> Report shortened to fit ${budget.toLocaleString("en-US")} characters: ${level.note} omitted. The JSON report has everything.`,
-    );
-  for (const c of contracts) {
-    out.push("", ...contractTable(c, level.rows));
+  const part = opts.part ?? "all";
+  const out: string[] = [];
+  if (part !== "details") {
+    out.push(heading(summary, opts), "", countsLine(summary));
+    if (level.note) {
+      out.push(
+        "",
+        `> [!NOTE]\n> Report shortened to fit ${budget.toLocaleString("en-US")} characters: ${level.note} omitted. The JSON report has everything.`,
+      );
+    }
+    for (const c of contracts) out.push("", ...contractTable(c, level.rows));
+    if (opts.removed?.length) {
+      out.push("", "### Removed contracts", "");
+      for (const r of opts.removed)
+        out.push(`- ${codeSpan(r)} (deleted by this change; not gated)`);
+    }
   }
-  const details = contracts.flatMap((c) => contractDetails(c, level));
-  if (details.length) out.push("", "### Details", "", ...details);
-  return `${out.join("\n")}\n`;
+  if (part !== "summary") {
+    const details = contracts.flatMap((c) => contractDetails(c, level));
+    if (details.length) out.push(...(out.length ? [""] : []), "### Details", "", ...details);
+    else if (part === "details") out.push("No details: nothing ran.");
+  }
+  if (opts.footer) out.push("", opts.footer);
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function contractTable(c: ContractOutcome, rows: Level["rows"]): string[] {
@@ -179,5 +201,9 @@ function hardCut(
     text = next;
     kept++;
   }
-  return `${text}\n${note(rows.length - kept)}`;
+  const footer =
+    opts.footer && markdownSize(`${text}\n${note(rows.length - kept)}\n${opts.footer}\n`) <= budget
+      ? `\n${opts.footer}\n`
+      : "";
+  return `${text}\n${note(rows.length - kept)}${footer}`;
 }

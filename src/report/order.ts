@@ -23,3 +23,20 @@ export function verdictLabel(c: ContractOutcome): string {
   }
   return c.verdict.toUpperCase();
 }
+
+const VERDICT_RANK: Record<ContractOutcome["verdict"], number> = {
+  invalid: 0,
+  drifted: 1,
+  fail: 2,
+  abandoned: 3,
+  pass: 4,
+  aborted: 5,
+};
+
+/** Contracts that block first (invalid, drifted, fail, abandoned), then passing and aborted; stable. */
+export function orderContracts(contracts: readonly ContractOutcome[]): ContractOutcome[] {
+  return contracts
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => VERDICT_RANK[a.c.verdict] - VERDICT_RANK[b.c.verdict] || a.i - b.i)
+    .map(({ c }) => c);
+}

@@ -1,4 +1,5 @@
 import { PROBLEM_CODES } from "../problem-codes.js";
+import { CREDENTIAL_ENV_RULES } from "../process/env.js";
 
 /** The README's problem-code table, generated so the docs cannot fall behind the code. */
 export function problemCodesTable(): string {
@@ -6,4 +7,10 @@ export function problemCodesTable(): string {
     ([code, { severity, kinds, doc }]) => `| \`${code}\` | ${severity} | ${kinds} | ${doc} |`,
   );
   return ["| code | severity | kind | meaning |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+/** The README's table of environment variables removed before any command runs. */
+export function credentialRulesTable(): string {
+  const rows = CREDENTIAL_ENV_RULES.map((r) => `| ${r.match} | \`${r.pattern}\` | ${r.why} |`);
+  return ["| match | name | why |", "|---|---|---|", ...rows].join("\n");
 }

@@ -1,6 +1,6 @@
 import type { ContractOutcome, CriterionStatus, RunSummary } from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
-import { orderCriteria, verdictLabel } from "./order.js";
+import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 import type { Paint } from "./paint.js";
 import { formatProblem } from "./problems-text.js";
 
@@ -31,7 +31,7 @@ export function renderTerminal(
   paint: Paint,
 ): string {
   const out: string[] = [];
-  for (const c of contracts) {
+  for (const c of orderContracts(contracts)) {
     const label = verdictLabel(c);
     const painted =
       c.verdict === "pass"

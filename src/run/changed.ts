@@ -20,7 +20,8 @@ export async function changedSince(root: string, ref: string): Promise<Set<strin
   await run(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]).catch(() => {
     throw new GitError(`--changed-since ${ref}: no such commit in ${root}`);
   });
-  const diff = await run(["diff", "--name-status", "-z", "--no-renames", ref, "--"]);
+  // --relative: paths relative to `root` (like ls-files below), even when root is a subdirectory.
+  const diff = await run(["diff", "--name-status", "-z", "--no-renames", "--relative", ref, "--"]);
   const untracked = await run(["ls-files", "--others", "--exclude-standard", "-z"]);
   const out = new Set<string>();
   const fields = diff.split("\0").filter(Boolean);

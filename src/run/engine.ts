@@ -133,8 +133,10 @@ async function runContract(
 
   const criteria: CriterionOutcome[] = contract.criteria.map((k) => {
     const checks = results.get(k) ?? [];
+    // An abandonment blocks under every policy: skipping its check must not demote it to manual.
     const skipped =
       opts.commands === "skip" &&
+      k.abandon === undefined &&
       k.checks.length > 0 &&
       k.checks.every((c) => COMMAND_TYPES.has(c.type));
     const decided = skipped

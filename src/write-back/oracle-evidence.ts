@@ -11,7 +11,8 @@ export interface EvidenceUpdate {
   text: string;
 }
 
-const EVIDENCE = /^(\s*(?:[-*+]\s+)?EVIDENCE:)([ \t]*)(.*)$/;
+// As the parser reads an attribute line: `s`, since a value may hold U+2028/U+2029.
+const EVIDENCE = /^([ \t]*(?:[-*+][ \t]+)?EVIDENCE:)([ \t]*)(.*)$/s;
 
 export function rewriteEvidence(
   bytes: Uint8Array,

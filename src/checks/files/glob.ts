@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import picomatch from "picomatch";
@@ -71,16 +71,45 @@ async function globFiles(root: string, pattern: string): Promise<FileList> {
   }
   matched.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-  // Synchronous on purpose: thousands of promise-based lstat calls cost far
-  // more in thread-pool round trips than the few milliseconds they block.
+  // Synchronous on purpose: thousands of promise-based calls cost far more in
+  // thread-pool round trips than the few milliseconds they block.
   const files: RepoFile[] = [];
-  const realDirs = new Map<string, string>();
+  const dirs = new Map<string, DirInfo>();
   for (const rel of matched) {
-    const entry = checkEntry(realRoot, rel, realDirs);
+    const entry = checkEntry(realRoot, rel, dirs);
     if (typeof entry === "string") return { ok: false, error: entry };
     if (entry) files.push(entry);
   }
   return { ok: true, glob: true, files };
+}
+
+/**
+ * What every entry of one directory shares: where the directory really is,
+ * and which of its entries are regular files now (one readdir instead of an
+ * lstat per file; a dirent's type is the entry's own, never a symlink's
+ * target). `regular` is undefined when the directory could not be listed,
+ * and each entry is then examined on its own.
+ */
+interface DirInfo {
+  realDir: string | Error;
+  regular: Set<string> | undefined;
+}
+
+function dirInfo(dir: string): DirInfo {
+  let realDir: string | Error;
+  try {
+    realDir = realpathSync(dir);
+  } catch (e) {
+    realDir = e as Error;
+  }
+  let regular: Set<string> | undefined;
+  try {
+    regular = new Set();
+    for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isFile()) regular.add(d.name);
+  } catch {
+    regular = undefined;
+  }
+  return { realDir, regular };
 }
 
 /**
@@ -92,21 +121,25 @@ async function globFiles(root: string, pattern: string): Promise<FileList> {
 function checkEntry(
   realRoot: string,
   rel: string,
-  realDirs: Map<string, string>,
+  dirs: Map<string, DirInfo>,
 ): RepoFile | string | undefined {
   const abs = join(realRoot, rel);
+  const dir = dirname(abs);
+  let info = dirs.get(dir);
+  if (info === undefined) {
+    info = dirInfo(dir);
+    dirs.set(dir, info);
+  }
   try {
     // Deleted between the crawl and now: it is not part of the tree any more.
-    const info = lstatSync(abs, { throwIfNoEntry: false });
-    if (!info?.isFile()) return undefined;
-    const dir = dirname(abs);
-    let realDir = realDirs.get(dir);
-    if (realDir === undefined) {
-      realDir = realpathSync(dir);
-      realDirs.set(dir, realDir);
+    if (info.regular !== undefined) {
+      if (!info.regular.has(basename(abs))) return undefined;
+    } else if (!lstatSync(abs, { throwIfNoEntry: false })?.isFile()) {
+      return undefined;
     }
-    if (!isInside(realRoot, realDir)) {
-      return `${rel} resolves outside the repository (to ${join(realDir, basename(abs))}); symlinks out of the repository are not followed`;
+    if (info.realDir instanceof Error) throw info.realDir;
+    if (!isInside(realRoot, info.realDir)) {
+      return `${rel} resolves outside the repository (to ${join(info.realDir, basename(abs))}); symlinks out of the repository are not followed`;
     }
     return { rel, abs };
   } catch (e) {

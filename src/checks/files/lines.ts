@@ -21,12 +21,18 @@
  * lookarounds a line match is always also a match of `whole` at the same
  * place, so the candidates cover every matching line; patterns with
  * lookarounds can see past a line end and must pass `whole` undefined.
+ *
+ * With `literal` (a string every match of `single` contains, from
+ * `requiredLiteral`) candidates are found with `indexOf` instead, which is
+ * much faster than a regex whose match can start anywhere, and `whole` is
+ * not used; a pattern with lookarounds may pass one too.
  */
 export function matchingLines(
   text: string,
   single: RegExp,
   whole: RegExp | undefined,
   max: number,
+  literal?: string,
 ): number[] {
   const found: number[] = [];
   if (text.length === 0 || max <= 0) return found;
@@ -44,6 +50,24 @@ export function matchingLines(
     start = next + 1;
     next = text.indexOf("\n", start);
   };
+
+  if (literal) {
+    // Every matching line holds `literal` (see requiredLiteral), so only the
+    // lines where indexOf finds it are tested: a file without it costs one
+    // string search, and no regex runs at all.
+    let at = text.indexOf(literal);
+    while (at !== -1) {
+      while (next !== -1 && next < at) advance();
+      if (single.test(lineText())) {
+        found.push(lineNo);
+        if (found.length >= max) return found;
+      }
+      if (next === -1 || next + 1 >= text.length) return found;
+      advance();
+      at = text.indexOf(literal, start);
+    }
+    return found;
+  }
 
   if (whole === undefined) {
     for (;;) {
@@ -99,4 +123,88 @@ export function lineAt(text: string, n: number): { lineCount: number; text?: str
  */
 export function hasLookaround(source: string): boolean {
   return /\(\?<?[=!]/.test(source);
+}
+
+/**
+ * A string that every match of `source` (compiled without flags) contains,
+ * when one can be proven: the longest run of plain characters at the top
+ * level of the pattern (no top-level `|`), not made optional or repeated by
+ * a quantifier. Anything not understood ends a run, and escapes whose length
+ * depends on context (`\1`, `\x..`, `\u....`, `\c.`, `\k<..>`) give up on the
+ * pattern, so the answer is conservative: `undefined` only costs speed.
+ */
+export function requiredLiteral(source: string): string | undefined {
+  // One entry per atom: its character when it matches exactly that, else null.
+  const atoms: (string | null)[] = [];
+  let i = 0;
+  const n = source.length;
+  while (i < n) {
+    const c = source[i]!;
+    if (c === "\\") {
+      const e = source[i + 1];
+      if (e === undefined) return undefined;
+      if (/[dDwWsSbBnrtfv]/.test(e)) atoms.push(null);
+      else if (/[A-Za-z0-9]/.test(e)) return undefined;
+      else atoms.push(e);
+      i += 2;
+    } else if (c === "[") {
+      i++;
+      while (i < n && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+      if (i >= n) return undefined;
+      atoms.push(null);
+      i++;
+    } else if (c === "(") {
+      let depth = 0;
+      while (i < n) {
+        const g = source[i]!;
+        if (g === "\\") {
+          i += 2;
+          continue;
+        }
+        if (g === "[") {
+          i++;
+          while (i < n && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+        } else if (g === "(") depth++;
+        else if (g === ")" && --depth === 0) break;
+        i++;
+      }
+      if (i >= n) return undefined;
+      atoms.push(null);
+      i++;
+    } else if (c === "*" || c === "+" || c === "?" || c === "{") {
+      const quantifier = /\{\d+(,\d*)?\}/y;
+      quantifier.lastIndex = i;
+      const bounds = c === "{" ? quantifier.exec(source) : null;
+      if (c === "{" && bounds === null) {
+        // Not a quantifier: a literal `{` in this syntax; taken as unknown.
+        atoms.push(null);
+        i++;
+        continue;
+      }
+      if (atoms.length === 0) return undefined;
+      // `+` and `{n,…}` with n ≥ 1 keep one copy of the atom but end the run;
+      // `*`, `?` and `{0…}` make it optional.
+      const atLeastOnce = c === "+" || (bounds !== null && !/^\{0+[,}]/.test(bounds[0]));
+      if (atLeastOnce) atoms.push(null);
+      else atoms[atoms.length - 1] = null;
+      i += bounds ? bounds[0].length : 1;
+      if (source[i] === "?") i++;
+    } else if (c === "|" || c === ")") {
+      return undefined;
+    } else {
+      atoms.push(c === "." || c === "^" || c === "$" || c === "]" || c === "}" ? null : c);
+      i++;
+    }
+  }
+  let best = "";
+  let run = "";
+  for (const atom of [...atoms, null]) {
+    if (atom !== null && atom !== "\n" && atom !== "\r") {
+      run += atom;
+      continue;
+    }
+    if (run.length > best.length) best = run;
+    run = "";
+  }
+  return best.length >= 2 ? best : undefined;
 }

@@ -1,4 +1,4 @@
-import type { hasLookaround, lineAt, matchingLines } from "./lines.js";
+import type { hasLookaround, lineAt, matchingLines, requiredLiteral } from "./lines.js";
 import type { WorkerConfig, WorkerRequest, WorkerResponse } from "./protocol.js";
 
 /**
@@ -17,22 +17,58 @@ export function fileWorker(
   linesMatching: typeof matchingLines,
   lineOf: typeof lineAt,
   lookaround: typeof hasLookaround,
+  literalOf: typeof requiredLiteral,
 ): void {
   const { parentPort, workerData } = load(
     "node:worker_threads",
   ) as typeof import("node:worker_threads");
   const fs = load("node:fs") as typeof import("node:fs");
+  const { isAscii } = load("node:buffer") as typeof import("node:buffer");
   const config = workerData as WorkerConfig;
   const clock = new BigInt64Array(config.clock);
   // Non-fatal: grep reads any file; invalid bytes become U+FFFD.
   const decoder = new TextDecoder("utf-8");
-  const cache = new Map<string, { text: string; size: number }>();
+  // Least recently used first; `request` is the last request that used an entry.
+  const cache = new Map<string, { text: string; size: number; request: number }>();
   let cachedBytes = 0;
+  let request = 0;
 
   const errorText = (e: unknown): string => {
     const message = e instanceof Error ? e.message : String(e);
     // "ENOENT: no such file or directory, open '/abs/x'" → "ENOENT: no such file or directory"
     return message.replace(/, \w+ '.*'$/s, "");
+  };
+
+  // One buffer every read goes through, rather than a fresh one per file: the
+  // text is copied out of it anyway, and freed buffers do not all go back to
+  // the system, so a buffer per file would add to the peak RSS.
+  const SCRATCH_BYTES = 1024 * 1024;
+  let scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+
+  /** The file's bytes (a view of the scratch buffer, valid until the next read). */
+  const readAll = (fd: number, expected: number): Buffer => {
+    if (scratch.length <= expected) scratch = Buffer.allocUnsafe(expected + 1);
+    let length = 0;
+    for (;;) {
+      if (length === scratch.length) {
+        // It grew since fstat.
+        if (length > config.maxFileBytes) {
+          throw new Error(`file is over the ${config.maxFileBytes}-byte limit`);
+        }
+        const larger = Buffer.allocUnsafe(2 * length);
+        scratch.copy(larger);
+        scratch = larger;
+      }
+      const got = fs.readSync(fd, scratch, length, scratch.length - length, null);
+      if (got === 0) break;
+      length += got;
+    }
+    return scratch.subarray(0, length);
+  };
+
+  /** After a large file, let its buffer go. */
+  const shrinkScratch = () => {
+    if (scratch.length > SCRATCH_BYTES) scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   };
 
   const read = (file: string): string => {
@@ -41,6 +77,7 @@ export function fileWorker(
       // Re-insert so Map order is least-recently-used first.
       cache.delete(file);
       cache.set(file, hit);
+      hit.request = request;
       return hit.text;
     }
     // O_NONBLOCK: a FIFO swapped in after the caller's lstat must not hang the read.
@@ -52,23 +89,41 @@ export function fileWorker(
       if (stat.size > config.maxFileBytes) {
         throw new Error(`file is ${stat.size} bytes, over the ${config.maxFileBytes}-byte limit`);
       }
-      bytes = fs.readFileSync(fd);
+      bytes = readAll(fd, stat.size);
     } finally {
       fs.closeSync(fd);
     }
     Atomics.add(clock, 2, 1n);
-    const text = decoder.decode(bytes);
+    // ASCII decodes to the same text as Latin-1, and fastest so. V8 keeps
+    // text within Latin-1 at one byte per character, anything else at two.
+    const ascii = isAscii(bytes);
+    const text = ascii ? bytes.toString("latin1") : decoder.decode(bytes);
+    const size = ascii
+      ? bytes.length
+      : /[\u0100-\uffff]/.test(text)
+        ? 2 * text.length
+        : text.length;
+    shrinkScratch();
     // One huge file must not flush everything else out.
-    if (bytes.length <= config.cacheBytes / 8) {
-      cache.set(file, { text, size: bytes.length });
-      cachedBytes += bytes.length;
-      for (const [key, entry] of cache) {
-        if (cachedBytes <= config.cacheBytes) break;
-        cache.delete(key);
-        cachedBytes -= entry.size;
-      }
-    }
+    if (size <= config.cacheBytes / 8) admit(file, text, size);
     return text;
+  };
+
+  /**
+   * Cache `text`, evicting least recently used entries, but never one the
+   * current request has used: a request over more text than the cache holds
+   * keeps its first files cached instead of cycling every file through (a
+   * plain LRU would then serve the next request over the same files nothing).
+   */
+  const admit = (file: string, text: string, size: number): void => {
+    while (cachedBytes + size > config.cacheBytes) {
+      const oldest = cache.entries().next().value;
+      if (oldest === undefined || oldest[1].request === request) return;
+      cache.delete(oldest[0]);
+      cachedBytes -= oldest[1].size;
+    }
+    cache.set(file, { text, size, request });
+    cachedBytes += size;
   };
 
   /** Run regex work with the shared clock running, so the main thread can time it. */
@@ -97,7 +152,8 @@ export function fileWorker(
 
   const grep = (files: readonly string[], source: string, limit: number) => {
     const single = compile(source, "");
-    const whole = lookaround(source) ? undefined : compile(source, "gm");
+    const literal = literalOf(source);
+    const whole = literal !== undefined || lookaround(source) ? undefined : compile(source, "gm");
     const hits: { file: string; line: number }[] = [];
     const unreadable: { file: string; error: string }[] = [];
     let scanned = 0;
@@ -111,7 +167,7 @@ export function fileWorker(
         continue;
       }
       scanned++;
-      const lines = timed(() => linesMatching(text, single, whole, limit - hits.length));
+      const lines = timed(() => linesMatching(text, single, whole, limit - hits.length, literal));
       for (const line of lines) hits.push({ file, line });
     }
     return { hits, scanned, unreadable };
@@ -132,12 +188,13 @@ export function fileWorker(
     }
   };
 
-  parentPort?.on("message", (request: WorkerRequest) => {
+  parentPort?.on("message", (message: WorkerRequest) => {
+    request++;
     let response: WorkerResponse;
     try {
-      response = { id: request.id, ok: true, value: handle(request) };
+      response = { id: message.id, ok: true, value: handle(message) };
     } catch (e) {
-      response = { id: request.id, ok: false, error: errorText(e) };
+      response = { id: message.id, ok: false, error: errorText(e) };
     }
     parentPort.postMessage(response);
   });

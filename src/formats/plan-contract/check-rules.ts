@@ -1,10 +1,9 @@
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
-import { unsafePathReason } from "../paths.js";
-import { regexError } from "../regex.js";
 import { commandHint, describeChar, unsafeCommandChars } from "./command-safety.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath } from "./json-path.js";
+import { pathReason, regexReason } from "./memo.js";
 import { checkType, type JsonObject, type Located, objectEntries, stringField } from "./raw.js";
 
 /** JSON authors must double the backslash, which is the usual way this goes wrong. */
@@ -24,7 +23,7 @@ export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Pr
   const text = (key: string) => stringField(check.value, key, check.path);
 
   const unsafePath = (found: Located<string> | undefined) => {
-    const reason = found && unsafePathReason(found.value);
+    const reason = found && pathReason(found.value);
     if (found && reason) {
       problems.push(
         problem(
@@ -37,7 +36,7 @@ export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Pr
     }
   };
   const badRegex = (found: Located<string> | undefined) => {
-    const error = found && regexError(found.value);
+    const error = found && regexReason(found.value);
     if (found && error) {
       problems.push(
         problem(
@@ -89,19 +88,19 @@ export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Pr
 function evidenceProblems(doc: JsonDocument, evidence: Located<JsonObject>): Problem[] {
   const problems: Problem[] = [];
   const path = stringField(evidence.value, "path", evidence.path);
-  const pathReason = path && unsafePathReason(path.value);
-  if (path && pathReason) {
+  const unsafe = path && pathReason(path.value);
+  if (path && unsafe) {
     problems.push(
       problem(
         "invalid-evidence",
         doc.valueAt(path.path),
-        `${formatPath(path.path)} ${JSON.stringify(path.value)} is not repo-relative: it ${pathReason}`,
+        `${formatPath(path.path)} ${JSON.stringify(path.value)} is not repo-relative: it ${unsafe}`,
         { hint: PATH_HINT },
       ),
     );
   }
   const matcher = stringField(evidence.value, "matcher", evidence.path);
-  const matcherError = matcher && regexError(matcher.value);
+  const matcherError = matcher && regexReason(matcher.value);
   if (matcher && matcherError) {
     problems.push(
       problem(

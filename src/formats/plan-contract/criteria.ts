@@ -1,8 +1,14 @@
 import type { Check, Criterion, Location } from "../../model.js";
 import { checkProblems } from "./check-rules.js";
 import type { JsonDocument } from "./json-document.js";
-import { field, rawChecks, rawTasks } from "./raw.js";
-import { CheckSchema, type CheckV1, DEFAULT_TIMEOUT_MS } from "./schema.js";
+import { field, type JsonObject, type Located, rawChecks, rawTasks } from "./raw.js";
+import {
+  CheckSchema,
+  type CheckV1,
+  DEFAULT_TIMEOUT_MS,
+  type PlanContractV1,
+  type TaskV1,
+} from "./schema.js";
 import { truncate } from "./wording.js";
 
 const TITLE_LIMIT = 100;
@@ -14,28 +20,51 @@ const TITLE_LIMIT = 100;
  * check-level rule: the model never carries a check that could not run
  * safely. Tasks without a string id, and repeats of an id, give none.
  */
-export function buildCriteria(doc: JsonDocument): Criterion[] {
+export function buildCriteria(doc: JsonDocument, known: KnownResults = {}): Criterion[] {
   const criteria: Criterion[] = [];
   const seenIds = new Set<string>();
   for (const task of rawTasks(doc.value)) {
     const taskId = field(task.value, "id");
     if (typeof taskId !== "string" || seenIds.has(taskId)) continue;
     seenIds.add(taskId);
+    const taskIndex = task.path[1] as number;
     for (const check of rawChecks(task)) {
-      const parsed = CheckSchema.safeParse(check.value);
-      if (!parsed.success || checkProblems(doc, check).length > 0) continue;
-      const index = Number(check.path[check.path.length - 1]) + 1;
+      const data = schemaChecked(check, known.contract?.tasks[taskIndex]);
+      if (data === undefined) continue;
+      const hasProblems = known.checked?.get(check.value) ?? checkProblems(doc, check).length > 0;
+      if (hasProblems) continue;
+      const index = (check.path[check.path.length - 1] as number) + 1;
       const location = doc.valueAt(check.path);
       criteria.push({
         id: `${taskId}.${index}`,
-        title: truncate(checkTitle(parsed.data), TITLE_LIMIT),
+        title: truncate(checkTitle(data), TITLE_LIMIT),
         location,
-        checks: [toModelCheck(parsed.data, location)],
+        checks: [toModelCheck(data, location)],
         group: taskId,
       });
     }
   }
   return criteria;
+}
+
+/** Results the caller already has for this document, so they are not computed twice. */
+export interface KnownResults {
+  /** The schema's output for the whole document, when it passed. */
+  contract?: PlanContractV1 | undefined;
+  /** Whether each check had check-level problems (from `ruleProblems`). */
+  checked?: ReadonlyMap<JsonObject, boolean> | undefined;
+}
+
+/**
+ * The check as the schema reads it, or undefined when it fails the schema.
+ * When the whole contract passed, every check did: its output is reused.
+ */
+function schemaChecked(check: Located<JsonObject>, task: TaskV1 | undefined): CheckV1 | undefined {
+  const index = check.path[check.path.length - 1] as number;
+  const known = task?.verification[index];
+  if (known !== undefined) return known;
+  const parsed = CheckSchema.safeParse(check.value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A one-line human title, e.g. `grep-match signInWithPassword in src/lib/auth.ts (present)`. */

@@ -1,12 +1,14 @@
 import type { Contract, Criterion, PlanHeader, Problem } from "../../model.js";
 import { sortProblems } from "../../problems.js";
-import { decodeContract, isProblem } from "../text.js";
+import { decodeContractText } from "../text.js";
 import { buildCriteria } from "./criteria.js";
+import { conformsToSchema } from "./fast-schema.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
 import { parseJsonDocument } from "./json-document.js";
-import { ruleProblems, unsupportedVersion } from "./rules.js";
-import { schemaProblems } from "./schema-problems.js";
+import { type CheckedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
+import { PlanContractSchema } from "./schema.js";
+import { type SchemaResult, schemaProblems } from "./schema-problems.js";
 
 export { formatPath, type JsonPath } from "./json-path.js";
 export { CHECK_TYPES, DEFAULT_TIMEOUT_MS, PERSONAS, PlanContractSchema } from "./schema.js";
@@ -19,12 +21,21 @@ export { CHECK_TYPES, DEFAULT_TIMEOUT_MS, PERSONAS, PlanContractSchema } from ".
  * input hygiene → JSON syntax (stops here) → duplicate keys → version
  * (stops here when unsupported) → schema → the format's 11 rules, which run
  * on the raw JSON even where the schema failed → file-name/phase agreement.
+ *
+ * Valid input takes fast paths (JSON.parse with a light position index; a
+ * quick schema conformance test) that give exactly the result of the full
+ * ones; `{ fast: false }` takes the full ones throughout, for tests.
  */
-export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
-  const decoded = decodeContract(path, bytes);
-  if (isProblem(decoded)) return result(path, emptyHeader(path), [], [decoded]);
+export function parsePlanContract(
+  path: string,
+  bytes: Uint8Array,
+  options: { fast?: boolean } = {},
+): Contract {
+  const text = decodeContractText(path, bytes);
+  if (typeof text !== "string") return result(path, emptyHeader(path), [], [text]);
 
-  const parsed = parseJsonDocument(path, decoded.text);
+  const fast = options.fast !== false;
+  const parsed = parseJsonDocument(path, text, { fast });
   const doc = parsed.document;
   if (doc === undefined) return result(path, emptyHeader(path), [], parsed.problems);
 
@@ -33,8 +44,24 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   const version = unsupportedVersion(doc);
   if (version) return result(path, header, [], [...parsed.problems, version]);
 
-  const problems = [...parsed.problems, ...schemaProblems(doc), ...ruleProblems(doc, phaseDigits)];
-  return result(path, header, buildCriteria(doc), problems);
+  // Each stage's work is shared, never repeated: the schema runs once (the
+  // criteria reuse its output when the whole contract passes), and each
+  // check's rule problems are found once (the criteria only ask whether any).
+  const schema: SchemaResult =
+    fast && conformsToSchema(doc.value)
+      ? { success: true, data: doc.value }
+      : PlanContractSchema.safeParse(doc.value);
+  const checked: CheckedChecks = new Map();
+  const problems = [
+    ...parsed.problems,
+    ...schemaProblems(doc, schema),
+    ...ruleProblems(doc, phaseDigits, checked),
+  ];
+  const criteria = buildCriteria(doc, {
+    contract: schema.success ? schema.data : undefined,
+    checked,
+  });
+  return result(path, header, criteria, problems);
 }
 
 function result(

@@ -3,6 +3,14 @@ import type { Location, Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
+import {
+  countParsedKeys,
+  keyIs,
+  type ScanContainer,
+  type ScanResult,
+  type ScanValue,
+  scanJson,
+} from "./json-scan.js";
 
 /**
  * Deepest nesting accepted. A v1 contract is 7 levels deep at most; the limit
@@ -13,7 +21,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * Parsed JSON plus where every value and key sits in the file. Positions are
- * resolved on demand by walking the syntax tree along the path: most
+ * resolved on demand by walking a syntax tree along the path: most
  * documents are valid and need only a few positions, so no map of every
  * node is built up front.
  */
@@ -22,11 +30,37 @@ export class JsonDocument {
     readonly path: string,
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
+    private readonly tree: Locator,
+  ) {}
+
+  /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
+  valueAt(path: JsonPath): Location {
+    return this.tree.valueAt(path);
+  }
+
+  /** Where the key of the property at `path` starts (the value's position for array items). */
+  keyAt(path: JsonPath): Location {
+    const last = path[path.length - 1];
+    if (typeof last !== "string") return this.valueAt(path);
+    return this.tree.keyAt(path, last) ?? this.valueAt(path);
+  }
+}
+
+/** Positions in the file, from whichever syntax tree the document was parsed into. */
+interface Locator {
+  /** Where the value at `path` starts, or its nearest present ancestor. */
+  valueAt(path: JsonPath): Location;
+  /** Where the key `last` of the object at `path` minus its last segment starts, if both exist. */
+  keyAt(path: JsonPath, last: string): Location | undefined;
+}
+
+/** Positions from jsonc-parser's tree: the full path, also for files with errors. */
+class TreeLocator implements Locator {
+  constructor(
     private readonly root: Node,
     private readonly at: (offset: number) => Location,
   ) {}
 
-  /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
   valueAt(path: JsonPath): Location {
     let node = this.root;
     for (const segment of path) {
@@ -37,16 +71,13 @@ export class JsonDocument {
     return this.at(node.offset);
   }
 
-  /** Where the key of the property at `path` starts (the value's position for array items). */
-  keyAt(path: JsonPath): Location {
-    const last = path[path.length - 1];
-    if (typeof last !== "string") return this.valueAt(path);
+  keyAt(path: JsonPath, last: string): Location | undefined {
     let node: Node | undefined = this.root;
-    for (const segment of path.slice(0, -1)) {
-      node = node && childValue(node, segment);
+    for (let i = 0; i < path.length - 1; i++) {
+      node = node && childValue(node, path[i]!);
     }
-    const property = node && lastProperty(node, last);
-    return property?.children?.[0] ? this.at(property.children[0].offset) : this.valueAt(path);
+    const key = node && lastProperty(node, last)?.children?.[0];
+    return key && this.at(key.offset);
   }
 }
 
@@ -66,6 +97,67 @@ function childValue(node: Node, segment: string | number): Node | undefined {
   return lastProperty(node, String(segment))?.children?.[1];
 }
 
+/**
+ * Positions from the light index of the fast path. Same walk, same answers
+ * as `TreeLocator` (the tests compare them path by path). Objects and arrays
+ * know their line; scalars and keys look theirs up.
+ */
+class ScanLocator implements Locator {
+  private lines: LineIndex | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly text: string,
+    private readonly scan: ScanResult,
+  ) {}
+
+  valueAt(path: JsonPath): Location {
+    let node = this.scan.root;
+    for (const segment of path) {
+      const next = this.child(node, segment);
+      if (next === undefined) break;
+      node = next;
+    }
+    if (typeof node === "number") return this.at(node);
+    return { path: this.path, line: node.line, column: node.offset - node.lineStart + 1 };
+  }
+
+  keyAt(path: JsonPath, last: string): Location | undefined {
+    let node: ScanValue | undefined = this.scan.root;
+    for (let i = 0; i < path.length - 1 && node !== undefined; i++) {
+      node = this.child(node, path[i]!);
+    }
+    if (node === undefined || typeof node === "number" || node.keyStarts === undefined) {
+      return undefined;
+    }
+    const index = this.lastKey(node, last);
+    return index === undefined ? undefined : this.at(node.keyStarts[index]!);
+  }
+
+  private at(offset: number): Location {
+    this.lines ??= new LineIndex(this.text, this.scan.lineStarts);
+    const { line, column } = this.lines.position(offset);
+    return { path: this.path, line, column };
+  }
+
+  private child(node: ScanValue, segment: string | number): ScanValue | undefined {
+    if (typeof node === "number") return undefined;
+    if (node.keyStarts === undefined) {
+      return typeof segment === "number" ? node.values[segment] : undefined;
+    }
+    const index = this.lastKey(node, String(segment));
+    return index === undefined ? undefined : node.values[index];
+  }
+
+  /** Index of the last property named `key` (the one JSON.parse keeps). */
+  private lastKey(node: ScanContainer, key: string): number | undefined {
+    for (let i = node.keyStarts!.length - 1; i >= 0; i--) {
+      if (keyIs(this.text, node, i, key)) return i;
+    }
+    return undefined;
+  }
+}
+
 export type JsonParseResult =
   | { document: JsonDocument; problems: Problem[] }
   | { document: undefined; problems: Problem[] };
@@ -82,13 +174,47 @@ const PARSE_OPTIONS = {
  * keys yield `json-duplicate-key` problems but the document is kept, with the
  * last value winning as in `JSON.parse`.
  */
-export function parseJsonDocument(path: string, text: string): JsonParseResult {
-  // Built on first use: a valid document may need only a handful of positions.
+export function parseJsonDocument(
+  path: string,
+  text: string,
+  options: { fast?: boolean } = {},
+): JsonParseResult {
+  return (options.fast !== false && parseFast(path, text)) || parseFull(path, text);
+}
+
+/** Positions in `text`, the line index built on first use. */
+function locationsIn(path: string, text: string): (offset: number) => Location {
   let lines: LineIndex | undefined;
-  const at = (offset: number): Location => {
+  return (offset) => {
     lines ??= new LineIndex(text);
-    return { path, ...lines.position(offset) };
+    const { line, column } = lines.position(offset);
+    return { path, line, column };
   };
+}
+
+/**
+ * The common case, valid JSON without duplicate keys, at a fraction of the
+ * full parse's cost: `JSON.parse` for the value, a light scan for positions
+ * and depth, and a count of keys for duplicates. Anything else (a syntax
+ * error, a duplicate key, too deep nesting) returns undefined and is left to
+ * `parseFull`, so every problem is still found, worded and placed by it.
+ */
+function parseFast(path: string, text: string): JsonParseResult | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan === undefined || scan.keyCount !== countParsedKeys(value)) return undefined;
+  const tree = new ScanLocator(path, text, scan);
+  return { document: new JsonDocument(path, value, tree), problems: [] };
+}
+
+/** jsonc-parser's full syntax tree: exact errors and every duplicate key, with positions. */
+function parseFull(path: string, text: string): JsonParseResult {
+  const at = locationsIn(path, text);
 
   const errors: ParseError[] = [];
   let root: Node | undefined;
@@ -160,7 +286,7 @@ export function parseJsonDocument(path: string, text: string): JsonParseResult {
     }
   }
 
-  return { document: new JsonDocument(path, value, root, at), problems };
+  return { document: new JsonDocument(path, value, new TreeLocator(root, at)), problems };
 }
 
 function syntaxFailure(at: Location, message: string, hint?: string): JsonParseResult {

@@ -2,7 +2,7 @@ import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { checkProblems } from "./check-rules.js";
 import type { JsonDocument } from "./json-document.js";
-import { field, isObject, rawChecks, rawTasks } from "./raw.js";
+import { field, isObject, type JsonObject, rawChecks, rawTasks } from "./raw.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { dependencyProblems } from "./task-graph.js";
 import { taskIdProblems, taskProblems } from "./task-rules.js";
@@ -26,8 +26,19 @@ export function unsupportedVersion(doc: JsonDocument): Problem | undefined {
   );
 }
 
-/** Every rule of the format, run on the raw JSON so schema errors elsewhere hide nothing. */
-export function ruleProblems(doc: JsonDocument, phaseDigits: string | undefined): Problem[] {
+/** For each check object the rules saw: whether it has any check-level problem. */
+export type CheckedChecks = Map<JsonObject, boolean>;
+
+/**
+ * Every rule of the format, run on the raw JSON so schema errors elsewhere
+ * hide nothing. `checked`, when given, records which checks had problems, so
+ * the criteria builder need not run the check rules again.
+ */
+export function ruleProblems(
+  doc: JsonDocument,
+  phaseDigits: string | undefined,
+  checked?: CheckedChecks,
+): Problem[] {
   const root = doc.value;
   if (!isObject(root)) return [];
   const tasks = rawTasks(root);
@@ -36,7 +47,9 @@ export function ruleProblems(doc: JsonDocument, phaseDigits: string | undefined)
     // Loops, not push(...spread): one task can yield more problems than a call has arguments.
     for (const p of taskProblems(doc, task)) problems.push(p);
     for (const check of rawChecks(task)) {
-      for (const p of checkProblems(doc, check)) problems.push(p);
+      const found = checkProblems(doc, check);
+      checked?.set(check.value, found.length > 0);
+      for (const p of found) problems.push(p);
     }
   }
 

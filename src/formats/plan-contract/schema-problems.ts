@@ -5,17 +5,25 @@ import { problem } from "../../problems.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath, type JsonPath } from "./json-path.js";
 import { field, isObject } from "./raw.js";
-import { CHECK_TYPES, KEYS, PlanContractSchema } from "./schema.js";
+import { CHECK_TYPES, KEYS, PlanContractSchema, type PlanContractV1 } from "./schema.js";
 import { describeFound, jsonType, listValues, preview, withArticle } from "./wording.js";
 
 type Issue = z.core.$ZodIssue;
 
+/** The schema's verdict on a document: zod's, or a conformance test's yes with the same data. */
+export type SchemaResult =
+  | { success: true; data: PlanContractV1 }
+  | { success: false; error: { issues: Issue[] } };
+
 /**
  * Validate the parsed JSON against schema v1 and turn zod's issues into
- * problems that point at the offending key or value in the file.
+ * problems that point at the offending key or value in the file. `result`
+ * is the schema's verdict on `doc.value` when the caller already has it.
  */
-export function schemaProblems(doc: JsonDocument): Problem[] {
-  const result = PlanContractSchema.safeParse(doc.value);
+export function schemaProblems(
+  doc: JsonDocument,
+  result: SchemaResult = PlanContractSchema.safeParse(doc.value),
+): Problem[] {
   if (result.success) return [];
   return result.error.issues.flatMap((issue) => issueProblems(doc, issue));
 }

@@ -10,14 +10,17 @@ import { field, type JsonObject, type Located, stringEntries } from "./raw.js";
  * already a `duplicate-task-id` and would only add confusing edges.
  */
 export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>[]): Problem[] {
-  const graph = buildGraph(tasks);
+  // Each task's dependencies, read once for the graph and for both rules.
+  const deps = tasks.map((task) => stringEntries(task.value, "depends_on", task.path));
+  const graph = buildGraph(tasks, deps);
   const problems: Problem[] = [];
 
   // Rule 3: every dependency names a task of this contract.
-  const hint = dependencyHint([...graph.nodes.keys()]);
-  for (const task of tasks) {
-    for (const dep of stringEntries(task.value, "depends_on", task.path)) {
+  let hint: string | undefined;
+  for (const taskDeps of deps) {
+    for (const dep of taskDeps) {
       if (graph.nodes.has(dep.value)) continue;
+      hint ??= dependencyHint([...graph.nodes.keys()]);
       problems.push(
         problem(
           "unknown-dependency",
@@ -29,19 +32,24 @@ export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>
     }
   }
 
-  const component = stronglyConnectedComponents(graph);
-  for (const p of cycleProblems(doc, graph, component)) problems.push(p);
+  // Most contracts list tasks after what they depend on: then there is no
+  // cycle to look for, and every task is its own component.
+  const ordered = acyclicInTaskOrder(graph);
+  const component = ordered ?? stronglyConnectedComponents(graph);
+  if (ordered === undefined) {
+    for (const p of cycleProblems(doc, graph, component)) problems.push(p);
+  }
 
   // Rule 5: wave > wave of every dependency. Edges inside a cycle are skipped:
   // no wave assignment can satisfy a cycle, and the cycle is already reported.
-  for (const task of tasks) {
+  tasks.forEach((task, t) => {
     const id = field(task.value, "id");
     const wave = field(task.value, "wave");
-    if (typeof wave !== "number") continue;
+    if (typeof wave !== "number") return;
     const name = typeof id === "string" ? id : formatPath(task.path);
     const self = typeof id === "string" ? graph.nodes.get(id) : undefined;
     const isNode = self !== undefined && self.task === task;
-    for (const dep of stringEntries(task.value, "depends_on", task.path)) {
+    for (const dep of deps[t]!) {
       const target = graph.nodes.get(dep.value);
       if (!target) continue;
       const depWave = field(target.task.value, "wave");
@@ -55,7 +63,7 @@ export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>
         ),
       );
     }
-  }
+  });
   return problems;
 }
 
@@ -75,21 +83,45 @@ interface Graph {
   nodes: Map<string, GraphNode>;
 }
 
-function buildGraph(tasks: Located<JsonObject>[]): Graph {
+/** `deps[i]` is the `depends_on` of `tasks[i]`. */
+function buildGraph(tasks: Located<JsonObject>[], deps: Located<string>[][]): Graph {
   const nodes = new Map<string, GraphNode>();
-  for (const task of tasks) {
+  const nodeDeps: Located<string>[][] = [];
+  tasks.forEach((task, t) => {
     const id = field(task.value, "id");
-    if (typeof id === "string" && !nodes.has(id)) nodes.set(id, { task, edges: [] });
-  }
+    if (typeof id === "string" && !nodes.has(id)) {
+      nodes.set(id, { task, edges: [] });
+      nodeDeps.push(deps[t]!);
+    }
+  });
+  let n = 0;
   for (const [, node] of nodes) {
     const seen = new Set<string>();
-    for (const dep of stringEntries(node.task.value, "depends_on", node.task.path)) {
+    for (const dep of nodeDeps[n++]!) {
       if (!nodes.has(dep.value) || seen.has(dep.value)) continue;
       seen.add(dep.value);
       node.edges.push({ to: dep.value, path: dep.path });
     }
   }
   return { nodes };
+}
+
+/**
+ * When every edge points to an earlier task, the graph has no cycle (task
+ * order is a topological order) and each task is a component of its own:
+ * returns that component map (task id → its index), else undefined.
+ */
+function acyclicInTaskOrder(graph: Graph): Map<string, number> | undefined {
+  const order = new Map<string, number>();
+  for (const [id, node] of graph.nodes) {
+    const index = order.size;
+    for (const edge of node.edges) {
+      const to = order.get(edge.to);
+      if (to === undefined || to >= index) return undefined;
+    }
+    order.set(id, index);
+  }
+  return order;
 }
 
 /**

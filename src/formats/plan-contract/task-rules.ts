@@ -1,9 +1,9 @@
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
-import { normalizeRepoPath, unsafePathReason } from "../paths.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath } from "./json-path.js";
-import { field, type JsonObject, type Located, stringEntries, stringField } from "./raw.js";
+import { fileKey, pathReason } from "./memo.js";
+import { field, type JsonObject, type Located, stringField } from "./raw.js";
 
 export const TASK_ID = /^T\d+$/;
 export const MAX_ACTION_CHARS = 500;
@@ -62,14 +62,20 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
   }
 
   for (const list of PATH_LISTS) {
-    for (const entry of stringEntries(task.value, list, task.path)) {
-      const reason = unsafePathReason(entry.value);
+    const entries = field(task.value, list);
+    if (!Array.isArray(entries)) continue;
+    // Plain loop, paths built only for a problem: most entries are fine.
+    for (let i = 0; i < entries.length; i++) {
+      const value: unknown = entries[i];
+      if (typeof value !== "string") continue;
+      const reason = pathReason(value);
       if (reason) {
+        const path = [...task.path, list, i];
         problems.push(
           problem(
             "unsafe-path",
-            doc.valueAt(entry.path),
-            `${formatPath(entry.path)} ${JSON.stringify(entry.value)} ${reason}`,
+            doc.valueAt(path),
+            `${formatPath(path)} ${JSON.stringify(value)} ${reason}`,
             { hint: "paths are relative to the repository root, with / separators" },
           ),
         );
@@ -81,7 +87,8 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
 
   // Rule 10, counted in code points: what a person would call characters.
   const action = stringField(task.value, "action", task.path);
-  const length = action ? [...action.value].length : 0;
+  // Code points never outnumber UTF-16 units: short strings need no count.
+  const length = action && action.value.length > MAX_ACTION_CHARS ? [...action.value].length : 0;
   if (action && length > MAX_ACTION_CHARS) {
     problems.push(
       problem(
@@ -114,28 +121,34 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
  */
 function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem[] {
   const problems: Problem[] = [];
-  const key = (p: string) => (unsafePathReason(p) ? p : normalizeRepoPath(p));
   const earlier: { name: string; files: Set<string> }[] = [];
   for (const name of FILE_LISTS) {
-    const entries = stringEntries(task.value, name, task.path);
-    const reported = new Set<string>();
-    for (const entry of entries) {
-      const file = key(entry.value);
-      for (const list of earlier) {
-        const pair = `${list.name}\u0000${file}`;
-        if (!list.files.has(file) || reported.has(pair)) continue;
-        reported.add(pair);
-        problems.push(
-          problem(
-            "file-list-overlap",
-            doc.valueAt(entry.path),
-            `${taskName(task)}: ${JSON.stringify(file)} is in both ${list.name} and ${name}`,
-            { hint: "a file belongs to at most one of files_modify, files_create, files_delete" },
-          ),
-        );
+    const entries = field(task.value, name);
+    const files = new Set<string>();
+    if (Array.isArray(entries)) {
+      const reported = new Set<string>();
+      for (let i = 0; i < entries.length; i++) {
+        const value: unknown = entries[i];
+        if (typeof value !== "string") continue;
+        const file = fileKey(value);
+        files.add(file);
+        for (const list of earlier) {
+          if (!list.files.has(file)) continue;
+          const pair = `${list.name}\u0000${file}`;
+          if (reported.has(pair)) continue;
+          reported.add(pair);
+          problems.push(
+            problem(
+              "file-list-overlap",
+              doc.valueAt([...task.path, name, i]),
+              `${taskName(task)}: ${JSON.stringify(file)} is in both ${list.name} and ${name}`,
+              { hint: "a file belongs to at most one of files_modify, files_create, files_delete" },
+            ),
+          );
+        }
       }
     }
-    earlier.push({ name, files: new Set(entries.map((e) => key(e.value))) });
+    earlier.push({ name, files });
   }
   return problems;
 }

@@ -14,6 +14,8 @@ export function preview(value: unknown): string {
   } catch {
     json = String(value);
   }
+  // Code points never outnumber UTF-16 units: a short string is short enough.
+  if (json.length <= PREVIEW_LIMIT) return json;
   const chars = [...json];
   return chars.length <= PREVIEW_LIMIT ? json : `${chars.slice(0, PREVIEW_LIMIT - 1).join("")}…`;
 }
@@ -47,6 +49,7 @@ export function listValues(values: readonly unknown[]): string {
 
 /** Shorten prose (criterion titles) to `limit` code points. */
 export function truncate(text: string, limit: number): string {
+  if (text.length <= limit) return text;
   const chars = [...text];
   return chars.length <= limit ? text : `${chars.slice(0, limit - 1).join("")}…`;
 }

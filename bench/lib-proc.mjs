@@ -1,0 +1,134 @@
+// Shared by run-commands.mjs and grep.mjs: run the CLI bundle (or a baseline)
+// in a child process and time it. Like measure.mjs, the child reports its own
+// peak RSS (process.resourceUsage) on exit, so the figure is the child's, not
+// the benchmark driver's. A shell baseline's peak RSS comes from GNU time.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../dist/cli/index.js", import.meta.url));
+
+const RSS_PROBE =
+  'process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));';
+
+/** Run the bundled CLI once: `{ code, wallMs, rssMb, stdout, stderr }`. */
+export function runGateOnce(args, { cwd } = {}) {
+  const script = `${RSS_PROBE} await import(${JSON.stringify(CLI)});`;
+  return timed(
+    process.execPath,
+    ["--input-type=module", "-e", script, "--", "contract-gate", ...args],
+    { cwd },
+  );
+}
+
+/** Run an ES-module script in a fresh Node process once, with the same RSS probe. */
+export function runNodeOnce(source, { cwd } = {}) {
+  return timed(process.execPath, ["--input-type=module", "-e", `${RSS_PROBE}\n${source}`], { cwd });
+}
+
+/** Run a bash script once, peak RSS (of the largest process) from GNU time when available. */
+export function runShellOnce(script, { cwd } = {}) {
+  const gnuTime = "/usr/bin/time";
+  if (existsSync(gnuTime)) {
+    return timed(gnuTime, ["-f", "\n@@maxrss %M", "bash", "-c", script], { cwd });
+  }
+  return timed("bash", ["-c", script], { cwd });
+}
+
+/** Best (lowest wall time) of `runs` calls of `fn`, each of which must satisfy `check`. */
+export async function bestOf(runs, fn, check = () => {}) {
+  let best;
+  for (let i = 0; i < runs; i++) {
+    const r = await fn();
+    check(r);
+    if (!best || r.wallMs < best.wallMs) best = r;
+  }
+  return best;
+}
+
+function timed(file, args, { cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(file, args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const out = [];
+    let stderr = "";
+    child.stdout.on("data", (d) => out.push(d));
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+      const m = /@@maxrss (\d+)/.exec(stderr);
+      resolve({
+        code,
+        wallMs,
+        rssMb: m ? Number(m[1]) / 1024 : Number.NaN,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: stderr.replace(/\n?@@maxrss \d+\n?/, ""),
+      });
+    });
+  });
+}
+
+/** `sha256:…` of a plan file's text, as `source_plan_hash` expects. */
+export function planHash(text) {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+/**
+ * A plan contract whose tasks all run in wave 1 with no dependencies, so the
+ * engine never serialises them: `verifications[t]` is task T(t+1)'s list.
+ */
+export function planContract(phase, hash, verifications) {
+  return JSON.stringify(
+    {
+      version: 1,
+      phase,
+      goal: "Generated benchmark goal.",
+      why: "Benchmark.",
+      generated_at: "2026-11-29T12:00:00Z",
+      generated_by: "planner",
+      source_plan_hash: hash,
+      tasks: verifications.map((verification, i) => ({
+        id: `T${i + 1}`,
+        title: `Task ${i + 1}`,
+        wave: 1,
+        depends_on: [],
+        persona: "backend",
+        files_modify: [],
+        files_create: [],
+        files_delete: [],
+        acceptance_criteria: [`task ${i + 1} holds`],
+        action: "Benchmark task.",
+        context_files: [],
+        verification,
+      })),
+      success_criteria: ["every check passes"],
+    },
+    null,
+    2,
+  );
+}
+
+/** Every check outcome of a `run --json` report, in report order. */
+export function checkOutcomes(report) {
+  const out = [];
+  for (const contract of report.contracts ?? []) {
+    for (const criterion of contract.criteria ?? []) {
+      for (const check of criterion.checks ?? []) {
+        out.push({ contract: contract.path, criterion: criterion.id, ...check });
+      }
+    }
+  }
+  return out;
+}
+
+export function ms(n) {
+  return `${n.toFixed(0).padStart(6)} ms`;
+}

@@ -1,0 +1,46 @@
+// The demo's report as the check run and comment show it, for the README.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverContracts } from "../src/discover.js";
+import { loadContract } from "../src/load.js";
+import { credentialFreeEnv } from "../src/process/env.js";
+import { renderMarkdown } from "../src/report/markdown.js";
+import { runContracts } from "../src/run/engine.js";
+
+export async function exampleReport(): Promise<string> {
+  // A copy, so nothing a check does can touch the committed demo.
+  const root = mkdtempSync(join(tmpdir(), "cg-example-"));
+  try {
+    cpSync(join(import.meta.dirname, "../examples/demo"), root, { recursive: true });
+    const paths = await discoverContracts({ root });
+    const contracts = await Promise.all(paths.map((p) => loadContract(root, p)));
+    const { summary, contracts: outcomes } = await runContracts(contracts, {
+      root,
+      maxParallel: 2,
+      requireOracles: false,
+      oracleTimeoutMs: 120_000,
+      regexTimeoutMs: 10_000,
+      env: credentialFreeEnv(process.env),
+    });
+    return renderMarkdown(summary, outcomes, {
+      title: "Contract Gate",
+      footer:
+        "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The report with its headings pushed down two levels, to sit inside a README section. */
+export function demoteHeadings(markdown: string): string {
+  let fence = false;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (/^(`{3,}|~{3,})/.test(line)) fence = !fence;
+      return !fence && /^#{2,4} /.test(line) ? `##${line}` : line;
+    })
+    .join("\n");
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import * as core from "@actions/core";
+import type { ActionIO } from "./main.js";
+
+/** The one place that talks to the runner through @actions/core. */
+export function coreIO(): ActionIO {
+  return {
+    getInput: (name) => core.getInput(name),
+    setOutput: (name, value) => core.setOutput(name, String(value)),
+    setFailed: (message) => core.setFailed(message),
+    info: (message) => core.info(message),
+    warning: (message) => core.warning(message),
+    errorAt: (message, at) =>
+      core.error(message, { file: at.file, startLine: at.line, title: at.title }),
+    setSecret: (value) => core.setSecret(value),
+    writeSummary: async (markdown) => {
+      await core.summary.addRaw(markdown, true).write();
+    },
+    untrusted: (text) => {
+      // Between stop-commands and a fresh random token, nothing a contract or a
+      // command printed can be read as a workflow command (::set-output, ::add-mask, ...).
+      const token = randomBytes(16).toString("hex");
+      core.info(`::stop-commands::${token}`);
+      for (const line of text.replace(/\n$/, "").split("\n")) core.info(line);
+      core.info(`::${token}::`);
+    },
+  };
+}

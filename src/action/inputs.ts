@@ -1,0 +1,128 @@
+import { availableParallelism } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+
+/** Every input of action.yml, read and validated once before any work. */
+export interface ActionSettings {
+  /** Token for the API; masked in logs, never passed to executed commands. */
+  githubToken: string;
+  /** Globs of contract files, relative to the working directory. */
+  contracts: string[];
+  /** `changed`: contracts the PR touches; `all`: every contract. Events without a PR use `all`. */
+  scope: "changed" | "all";
+  /** For `workflow_dispatch`: the pull request to gate. */
+  prNumber: number | undefined;
+  /** Name of the check run: what branch protection requires. */
+  checkName: string;
+  /** The sticky PR comment: always, only while something blocks, or never. */
+  comment: "always" | "on-failure" | "never";
+  /** Fail the step when anything blocks, so the job's own status gates too. */
+  failOnBlocking: boolean;
+  /** What happens to command checks and oracles when the code is untrusted. */
+  untrustedCommands: "block" | "skip" | "run";
+  /** Manual (oracle-free) criteria block. */
+  requireOracles: boolean;
+  /** Concurrent check processes. */
+  maxParallel: number;
+  /** Oracle timeout, seconds. */
+  timeoutSeconds: number;
+  /** Absolute repository root the contracts live in. */
+  workingDirectory: string;
+}
+
+/** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
+export const INPUT_DEFAULTS = {
+  contracts: DEFAULT_CONTRACT_GLOBS.join("\n"),
+  scope: "changed",
+  "check-name": "Contract Gate",
+  comment: "always",
+  "fail-on-blocking": "true",
+  "untrusted-commands": "block",
+  "require-oracles": "false",
+  "timeout-seconds": "120",
+} as const;
+
+const TRUE = ["true", "True", "TRUE"];
+const FALSE = ["false", "False", "FALSE"];
+
+/**
+ * Parse every input; collect every bad value so one run reports them all.
+ * `get` returns the raw input ("" when unset), as `core.getInput` does.
+ */
+export function parseInputs(
+  get: (name: string) => string,
+  env: NodeJS.ProcessEnv,
+): { ok: true; settings: ActionSettings } | { ok: false; errors: string[] } {
+  const errors: string[] = [];
+  const raw = (name: string) => {
+    const value = get(name).trim();
+    return value === "" ? (INPUT_DEFAULTS[name as keyof typeof INPUT_DEFAULTS] ?? "") : value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[]): T => {
+    const value = raw(name);
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    errors.push(`Input '${name}' is '${value}'. Allowed values: ${allowed.join(", ")}.`);
+    return allowed[0]!;
+  };
+  const bool = (name: string): boolean => {
+    const value = raw(name);
+    if (TRUE.includes(value)) return true;
+    if (FALSE.includes(value)) return false;
+    errors.push(`Input '${name}' is '${value}'. Allowed values: true, false.`);
+    return false;
+  };
+  const positive = (name: string, fallback: number, max: number): number => {
+    const value = raw(name);
+    if (value === "") return fallback;
+    if (/^[1-9]\d*$/.test(value) && Number(value) <= max) return Number(value);
+    errors.push(`Input '${name}' is '${value}'. Expected a whole number from 1 to ${max}.`);
+    return fallback;
+  };
+
+  const githubToken = get("github-token").trim();
+  if (githubToken === "") {
+    errors.push(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, shown to the user
+      "Input 'github-token' is empty. Leave it unset to use ${{ github.token }}, or pass a token with checks: write.",
+    );
+  }
+  const contracts = raw("contracts")
+    .split(/[\n,]/)
+    .map((g) => g.trim())
+    .filter((g) => g !== "");
+  if (contracts.length === 0) errors.push("Input 'contracts' lists no globs.");
+  for (const g of contracts) {
+    if (isAbsolute(g) || g.split("/").includes("..")) {
+      errors.push(
+        `Input 'contracts' glob '${g}' must be relative to the working directory, without '..'.`,
+      );
+    }
+  }
+  const prRaw = get("pr-number").trim().replace(/^#/, "");
+  let prNumber: number | undefined;
+  if (prRaw !== "") {
+    if (/^[1-9]\d*$/.test(prRaw)) prNumber = Number(prRaw);
+    else errors.push(`Input 'pr-number' is '${prRaw}'. Expected a pull request number such as 42.`);
+  }
+  const checkName = raw("check-name");
+  if (checkName.length > 100)
+    errors.push(`Input 'check-name' is ${checkName.length} characters; keep it under 100.`);
+  const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
+  const wd = get("working-directory").trim();
+
+  const settings: ActionSettings = {
+    githubToken,
+    contracts,
+    scope: oneOf("scope", ["changed", "all"] as const),
+    prNumber,
+    checkName,
+    comment: oneOf("comment", ["always", "on-failure", "never"] as const),
+    failOnBlocking: bool("fail-on-blocking"),
+    untrustedCommands: oneOf("untrusted-commands", ["block", "skip", "run"] as const),
+    requireOracles: bool("require-oracles"),
+    maxParallel: positive("max-parallel", availableParallelism(), 256),
+    timeoutSeconds: positive("timeout-seconds", 120, 6 * 3600),
+    workingDirectory: wd === "" ? workspace : resolve(workspace, wd),
+  };
+  return errors.length ? { ok: false, errors } : { ok: true, settings };
+}

@@ -1,0 +1,376 @@
+import { readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { discoverContracts } from "../discover.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import type { ChangedFile, GitHubApi, RepoRef } from "../github/types.js";
+import { GitHubApiError } from "../github/types.js";
+import { loadContract } from "../load.js";
+import { credentialFreeEnv } from "../process/env.js";
+import { annotationsFor } from "../report/annotations.js";
+import { checkRunTitle, commentMarker } from "../report/github-text.js";
+import { renderMarkdown } from "../report/markdown.js";
+import { plain } from "../report/paint.js";
+import { runReportJson } from "../report/run-json.js";
+import { renderTerminal } from "../report/terminal.js";
+import { type CommandPolicy, runContracts } from "../run/engine.js";
+import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.js";
+import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
+import { type ActionSettings, parseInputs } from "./inputs.js";
+import { selectChanged } from "./select.js";
+
+/** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
+export interface ActionIO {
+  getInput(name: string): string;
+  setOutput(name: string, value: string | number): void;
+  setFailed(message: string): void;
+  info(message: string): void;
+  warning(message: string): void;
+  /** An error annotation through workflow commands (the fork fallback). */
+  errorAt(message: string, at: { file: string; line: number; title: string }): void;
+  setSecret(value: string): void;
+  writeSummary(markdown: string): Promise<void>;
+  /** Log text that came from contracts or command output, so it cannot start workflow commands. */
+  untrusted(text: string): void;
+}
+
+export interface ActionDeps {
+  io: ActionIO;
+  env: NodeJS.ProcessEnv;
+  github: (token: string, repo: RepoRef, baseUrl: string) => GitHubApi;
+}
+
+/** Budgets: GitHub's check-run output limit, and a comment well under its 65,536. */
+const CHECK_RUN_BUDGET = 65_535;
+const COMMENT_BUDGET = 60_000;
+const SUMMARY_BUDGET = 1_000_000;
+/** At most this many error annotations through workflow commands when the API is closed to us. */
+const FALLBACK_ANNOTATIONS = 10;
+
+/**
+ * The action: settings → target → contracts → engine → check run, comment,
+ * job summary, outputs. The step's pass/fail follows the contracts; a
+ * reporting failure is a warning, never a verdict change.
+ */
+export async function runAction({ io, env, github }: ActionDeps): Promise<void> {
+  const parsed = parseInputs((n) => io.getInput(n), env);
+  if (!parsed.ok) {
+    io.setFailed(`contract-gate: invalid inputs:\n- ${parsed.errors.join("\n- ")}`);
+    return;
+  }
+  const settings = parsed.settings;
+  io.setSecret(settings.githubToken);
+  const runner = readRunnerEnv(env);
+
+  let target: Target;
+  try {
+    target = resolveTarget(runner, readPayload(runner.eventPath), settings);
+  } catch (e) {
+    io.setFailed((e as Error).message);
+    return;
+  }
+  const [owner = "", repo = ""] = runner.repository.split("/");
+  const api = github(settings.githubToken, { owner, repo }, runner.apiUrl);
+
+  // Facts about the pull request, from the payload or (dispatch) from the API.
+  let changedFilesCount = target.kind === "pull-request" ? target.changedFiles : undefined;
+  if (target.kind === "pull-request" && target.headSha === undefined) {
+    try {
+      const pr = await api.getPull(target.number);
+      target = {
+        ...target,
+        headSha: pr.headSha,
+        baseSha: pr.baseSha,
+        headRepo: pr.headRepo,
+        baseRepo: pr.baseRepo,
+      };
+      changedFilesCount = pr.changedFiles;
+    } catch (e) {
+      io.setFailed(
+        `contract-gate: cannot read pull request #${target.number}: ${(e as Error).message}`,
+      );
+      return;
+    }
+  }
+  const headSha = target.kind === "pull-request" ? target.headSha! : target.sha;
+
+  if (target.kind === "pull-request") {
+    const checkout = await verifyCheckout(settings.workingDirectory, headSha);
+    if (!checkout.ok) {
+      io.setFailed(checkoutAdvice(target.event, target.number, headSha, checkout.head));
+      return;
+    }
+  }
+
+  // Which contracts are in scope.
+  const root = settings.workingDirectory;
+  const prefix = repoPrefix(runner.workspace ?? root, root);
+  let paths: string[];
+  let removed: string[] = [];
+  try {
+    const discovered = await discoverContracts({ root, globs: settings.contracts });
+    if (target.kind === "pull-request" && settings.scope === "changed") {
+      const changed = await changedFiles(api, target, changedFilesCount, root, io);
+      ({ selected: paths, removed } = selectChanged(
+        discovered,
+        changed,
+        settings.contracts,
+        prefix,
+      ));
+      io.info(
+        `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
+      );
+    } else {
+      paths = discovered;
+      io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
+    }
+  } catch (e) {
+    io.setFailed(`contract-gate: ${(e as Error).message}`);
+    return;
+  }
+  const contracts = await Promise.all(paths.map((p) => loadContract(root, p)));
+
+  const untrusted = isUntrusted(target);
+  const commands: CommandPolicy = untrusted ? settings.untrustedCommands : "run";
+  if (untrusted) {
+    io.warning(
+      `PR code comes from another repository and this job holds a privileged token (${target.event}): ` +
+        (commands === "run"
+          ? "command checks and oracles WILL run (untrusted-commands: run)."
+          : `command checks and oracles are not run (untrusted-commands: ${commands}); file checks and evidence still are.`),
+    );
+  }
+
+  // A fork's token under plain pull_request cannot write checks or comments: go straight to the fallback.
+  const readOnly =
+    target.kind === "pull-request" &&
+    target.event === "pull_request" &&
+    target.headRepo !== target.baseRepo;
+  let apiClosed = readOnly;
+  const externalId = `${runner.runId}-${runner.runAttempt}-${settings.checkName}`;
+  const detailsUrl = `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}`;
+  let checkRun: { id: number; htmlUrl: string } | undefined;
+  if (!apiClosed) {
+    try {
+      checkRun = await api.startCheckRun({
+        name: settings.checkName,
+        headSha,
+        externalId,
+        detailsUrl,
+      });
+    } catch (e) {
+      apiClosed = isForbidden(e);
+      io.warning(`contract-gate: could not create the check run: ${(e as Error).message}`);
+    }
+  }
+
+  let lastProgress = Date.now();
+  const result = await runContracts(contracts, {
+    root,
+    maxParallel: settings.maxParallel,
+    requireOracles: settings.requireOracles,
+    oracleTimeoutMs: settings.timeoutSeconds * 1000,
+    regexTimeoutMs: 10_000,
+    env: credentialFreeEnv(env),
+    commands,
+    onProgress: (p) => {
+      if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
+      lastProgress = Date.now();
+      io.info(
+        `[${p.done}/${p.total}] checks done${p.running.length ? `; running ${p.running.length}` : ""}`,
+      );
+    },
+  });
+  const { summary } = result;
+  const outcomes = result.contracts;
+  io.untrusted(renderTerminal(summary, outcomes, plain));
+
+  // The JSON report, for later steps.
+  const json = runReportJson(summary, outcomes);
+  const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");
+  const reportPath = join(
+    reportDir,
+    `report-${runner.runId}-${runner.runAttempt}-${slug(settings.checkName)}.json`,
+  );
+  try {
+    await mkdir(reportDir, { recursive: true });
+    await writeFileAtomic(reportPath, `${JSON.stringify({ ...json, removed }, null, 2)}\n`);
+  } catch (e) {
+    io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
+  }
+
+  const invalid = outcomes.filter((c) => c.verdict === "invalid" || c.verdict === "drifted").length;
+  const title = checkRunTitle(summary, invalid);
+  const annotations = annotationsFor(outcomes, prefix);
+  const rerun = `Re-run: Actions → this workflow → Run workflow with \`pr-number\`${target.kind === "pull-request" ? ` = ${target.number}` : ""}.`;
+
+  if (checkRun && !apiClosed) {
+    try {
+      await api.completeCheckRun(checkRun.id, {
+        conclusion: summary.conclusion,
+        output: {
+          title,
+          summary: renderMarkdown(summary, outcomes, {
+            budget: CHECK_RUN_BUDGET,
+            part: "summary",
+            title: settings.checkName,
+            removed,
+          }),
+          text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
+          annotations,
+        },
+      });
+    } catch (e) {
+      apiClosed ||= isForbidden(e);
+      io.warning(`contract-gate: could not complete the check run: ${(e as Error).message}`);
+    }
+  }
+
+  let commentUrl = "";
+  if (target.kind === "pull-request" && settings.comment !== "never" && !apiClosed) {
+    try {
+      commentUrl = await stickyComment(api, settings, target.number, headSha, {
+        blocking: summary.conclusion === "failure",
+        body: () =>
+          renderMarkdown(summary, outcomes, {
+            budget: COMMENT_BUDGET,
+            title: settings.checkName,
+            removed,
+            footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
+          }),
+      });
+    } catch (e) {
+      apiClosed ||= isForbidden(e);
+      io.warning(`contract-gate: could not update the PR comment: ${(e as Error).message}`);
+    }
+  }
+
+  if (apiClosed) {
+    io.warning(
+      "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
+        "The verdict is in the job summary and this step's status. To get the check run and comment on fork PRs, " +
+        "use the two-stage setup in the README: a pull_request job uploads the report, a workflow_run job posts it.",
+    );
+    for (const a of annotations
+      .filter((x) => x.annotation_level === "failure")
+      .slice(0, FALLBACK_ANNOTATIONS)) {
+      io.errorAt(a.message, {
+        file: a.path,
+        line: a.start_line,
+        title: a.title ?? "contract-gate",
+      });
+    }
+  }
+
+  try {
+    await io.writeSummary(
+      renderMarkdown(summary, outcomes, {
+        budget: SUMMARY_BUDGET,
+        title: settings.checkName,
+        removed,
+      }),
+    );
+  } catch (e) {
+    io.warning(`contract-gate: could not write the job summary: ${(e as Error).message}`);
+  }
+
+  const c = summary.counts;
+  const outputs: Record<string, string | number> = {
+    conclusion: summary.conclusion,
+    blocking: c.blocking,
+    met: c.met,
+    unmet: c.unmet,
+    errors: c.error,
+    abandoned: c.abandoned,
+    "evidence-missing": c["evidence-missing"],
+    manual: c.manual,
+    contracts: c.contracts,
+    report: reportPath,
+    "check-run-id": checkRun?.id ?? "",
+    "check-run-url": checkRun?.htmlUrl ?? "",
+    "comment-url": commentUrl,
+  };
+  for (const [k, v] of Object.entries(outputs)) io.setOutput(k, v);
+
+  if (summary.conclusion === "failure" && settings.failOnBlocking) {
+    io.setFailed(`contract-gate: ${title}`);
+  }
+}
+
+function readPayload(path: string | undefined): unknown {
+  if (!path) return {};
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function isForbidden(e: unknown): boolean {
+  return e instanceof GitHubApiError && (e.status === 403 || e.status === 401);
+}
+
+/** Working directory relative to the repository root, "" when they are the same. */
+function repoPrefix(workspace: string, root: string): string {
+  const rel = relative(workspace, root);
+  return rel === "" || rel.startsWith("..") ? "" : rel.split(sep).join("/");
+}
+
+function slug(s: string): string {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "gate"
+  );
+}
+
+/** The PR's changed files: the API, or git when the API's 3,000-file cap cut the list. */
+async function changedFiles(
+  api: GitHubApi,
+  target: Extract<Target, { kind: "pull-request" }>,
+  expected: number | undefined,
+  root: string,
+  io: ActionIO,
+): Promise<ChangedFile[]> {
+  let files: ChangedFile[] | undefined;
+  try {
+    files = await api.listPullFiles(target.number);
+  } catch (e) {
+    io.warning(
+      `contract-gate: listing the PR's files failed (${(e as Error).message}); using git instead.`,
+    );
+  }
+  let count = expected;
+  if (count === undefined && files !== undefined) {
+    count = (await api.getPull(target.number).catch(() => undefined))?.changedFiles;
+  }
+  if (files !== undefined && (count === undefined || files.length >= count)) return files;
+  io.info(
+    `The PR changes ${count ?? "an unknown number of"} files; the API listed ${files?.length ?? 0}. Using git diff.`,
+  );
+  return gitChangedFiles(root, target.baseSha!, target.headSha!);
+}
+
+async function stickyComment(
+  api: GitHubApi,
+  settings: ActionSettings,
+  issueNumber: number,
+  headSha: string,
+  report: { blocking: boolean; body: () => string },
+): Promise<string> {
+  const marker = commentMarker(settings.checkName);
+  if (settings.comment === "on-failure" && !report.blocking) {
+    // Only touch an existing (red) comment, to say it turned green: never leave a stale red comment.
+    const existing = await api.findStickyComment(issueNumber, marker);
+    if (!existing) return "";
+  }
+  const result = await api.upsertStickyComment({
+    issueNumber,
+    marker,
+    headSha,
+    body: `${marker}\n${report.body()}`,
+  });
+  return result.url ?? "";
+}

@@ -1,0 +1,34 @@
+import picomatch from "picomatch";
+import type { ChangedFile } from "../github/types.js";
+import { companionsOf } from "../run/changed.js";
+
+/**
+ * Which discovered contracts a PR touches: the contract itself, its
+ * `phase-N-plan.md` or its `phase-N-evidence.json` changed. Contracts the PR
+ * deletes (or renames away) are listed as removed: visible, never blocking.
+ * `changed` paths are relative to the repository root, contract paths to the
+ * working directory `prefix` ("" when it is the root).
+ */
+export function selectChanged(
+  discovered: readonly string[],
+  changed: readonly ChangedFile[],
+  globs: readonly string[],
+  prefix: string,
+): { selected: string[]; removed: string[] } {
+  const local = (p: string) =>
+    prefix === "" ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined;
+  const present = new Set<string>();
+  const gone = new Set<string>();
+  for (const f of changed) {
+    const path = local(f.path);
+    if (path !== undefined) (f.status === "removed" ? gone : present).add(path);
+    if (f.previousPath !== undefined && f.status === "renamed") {
+      const before = local(f.previousPath);
+      if (before !== undefined) gone.add(before);
+    }
+  }
+  const isContract = picomatch([...globs], { dot: true });
+  const selected = discovered.filter((c) => companionsOf(c).some((p) => present.has(p)));
+  const removed = [...gone].filter((p) => isContract(p) && !present.has(p)).sort();
+  return { selected, removed };
+}

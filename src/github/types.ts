@@ -1,0 +1,124 @@
+/**
+ * The GitHub operations the action needs, behind one interface so the action's
+ * logic can be tested with plain objects and the real adapter against a local
+ * stand-in of the API. Every method throws `GitHubApiError` on failure.
+ */
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  headSha: string;
+  headRef: string;
+  baseSha: string;
+  baseRef: string;
+  /** `owner/name` of the head repository; `null` when the fork was deleted. */
+  headRepo: string | null;
+  baseRepo: string;
+  /** `changed_files` from pulls.get: compared with the listed files to detect the 3,000-file cap. */
+  changedFiles: number;
+  state: string;
+  htmlUrl: string;
+}
+
+export type FileStatus =
+  | "added"
+  | "modified"
+  | "renamed"
+  | "copied"
+  | "removed"
+  | "changed"
+  | "unchanged";
+
+export interface ChangedFile {
+  path: string;
+  status: FileStatus;
+  /** For `renamed` (and `copied`): the path before. */
+  previousPath?: string;
+}
+
+/** A check-run annotation as the API takes it. */
+export interface Annotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "notice" | "warning" | "failure";
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+export interface CheckRunOutput {
+  title: string;
+  summary: string;
+  text?: string;
+  annotations: Annotation[];
+}
+
+export interface CheckRunRef {
+  id: number;
+  htmlUrl: string;
+}
+
+export interface StickyCommentRequest {
+  issueNumber: number;
+  /** Identifies this gate's comment: `<!-- contract-gate:<check-name> -->`. */
+  marker: string;
+  /** Head sha the body was computed for; recorded in the comment. */
+  headSha: string;
+  body: string;
+}
+
+export interface StickyCommentResult {
+  action: "created" | "updated" | "unchanged" | "skipped-stale" | "deleted-duplicates";
+  url?: string;
+  /** Duplicates (from racing runs) folded into the oldest and deleted. */
+  deletedDuplicates: number;
+}
+
+export interface GitHubApi {
+  getPull(number: number): Promise<PullRequestInfo>;
+  /** Every page, 100 per page (the API stops at 3,000 files). */
+  listPullFiles(number: number): Promise<ChangedFile[]>;
+  /**
+   * Create the check run `in_progress` on `headSha`. When `externalId` is
+   * given and creating may have succeeded before a retry, an existing run with
+   * the same name and external id on that commit is reused, never duplicated.
+   */
+  startCheckRun(args: {
+    name: string;
+    headSha: string;
+    externalId: string;
+    detailsUrl?: string;
+  }): Promise<CheckRunRef>;
+  /**
+   * Complete the run with its conclusion and output. Annotations beyond 50 go
+   * in follow-up updates of 50 (GitHub appends them).
+   */
+  completeCheckRun(
+    id: number,
+    args: { conclusion: "success" | "failure" | "neutral"; output: CheckRunOutput },
+  ): Promise<void>;
+  /** The sticky comment in `issueNumber` whose body contains `marker` (see StickyCommentRequest). */
+  findStickyComment(
+    issueNumber: number,
+    marker: string,
+  ): Promise<{ id: number; body: string; url: string } | undefined>;
+  /** Create or update the one sticky comment, folding duplicates. */
+  upsertStickyComment(req: StickyCommentRequest): Promise<StickyCommentResult>;
+}
+
+/** A failed API call, with a message that names the endpoint, the status and what to do. */
+export class GitHubApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly endpoint: string,
+  ) {
+    super(message);
+    this.name = "GitHubApiError";
+  }
+}
