@@ -36,17 +36,6 @@ export function runShellOnce(script, { cwd } = {}) {
   return timed("bash", ["-c", script], { cwd });
 }
 
-/** Best (lowest wall time) of `runs` calls of `fn`, each of which must satisfy `check`. */
-export async function bestOf(runs, fn, check = () => {}) {
-  let best;
-  for (let i = 0; i < runs; i++) {
-    const r = await fn();
-    check(r);
-    if (!best || r.wallMs < best.wallMs) best = r;
-  }
-  return best;
-}
-
 function timed(file, args, { cwd } = {}) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();

@@ -7,7 +7,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  bestOf,
   checkOutcomes,
   ms,
   planContract,
@@ -21,7 +20,7 @@ const PARALLEL = 2;
 const CONTRACTS = 2;
 const TASKS_PER_CONTRACT = 25;
 const CHECKS_PER_TASK = CHECKS / CONTRACTS / TASKS_PER_CONTRACT;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_RATIO = 1.3;
 
 const root = mkdtempSync(join(tmpdir(), "cg-bench-commands-"));
@@ -55,15 +54,6 @@ try {
     );
   }
 
-  const gate = await bestOf(
-    RUNS,
-    () => runGateOnce(args),
-    (r) => {
-      if (r.code !== 0)
-        throw new Error(`contract-gate exited ${r.code}:\n${r.stderr.slice(-2000)}`);
-    },
-  );
-
   const loop = `
 import { spawn } from "node:child_process";
 let next = 0;
@@ -75,13 +65,17 @@ const one = () => new Promise((resolve, reject) => {
 const lane = async () => { while (next < ${CHECKS}) { next++; await one(); } };
 await Promise.all(Array.from({ length: ${PARALLEL} }, lane));
 `;
-  const base = await bestOf(
-    RUNS,
-    () => runNodeOnce(loop),
-    (r) => {
-      if (r.code !== 0) throw new Error(`baseline loop exited ${r.code}:\n${r.stderr}`);
-    },
-  );
+  // Interleaved, so a busy machine slows both sides alike.
+  let gate;
+  let base;
+  for (let i = 0; i < RUNS; i++) {
+    const g = await runGateOnce(args);
+    if (g.code !== 0) throw new Error(`contract-gate exited ${g.code}:\n${g.stderr.slice(-2000)}`);
+    if (!gate || g.wallMs < gate.wallMs) gate = g;
+    const b = await runNodeOnce(loop);
+    if (b.code !== 0) throw new Error(`baseline loop exited ${b.code}:\n${b.stderr}`);
+    if (!base || b.wallMs < base.wallMs) base = b;
+  }
 
   const ratio = gate.wallMs / base.wallMs;
   console.log(

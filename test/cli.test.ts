@@ -176,4 +176,17 @@ describe("contract-gate status", () => {
     expect(r.stdout).toContain("pending");
     expect(snapshot(root)).toEqual(before);
   });
+
+  it("shows what run recorded for plan contracts, from phase-N-verification.json", async () => {
+    const root = copyTree(DEMO);
+    const before = await runCli(["status", PLAN_CONTRACT], root);
+    expect(before.stdout).toMatch(/T1\.1 {2}pending/);
+    const ran = await runCli(["run", PLAN_CONTRACT], root);
+    expect(ran.code).toBe(0);
+    const after = await runCli(["status", "--json", PLAN_CONTRACT], root);
+    const recorded = JSON.parse(after.stdout).contracts[0].criteria.map(
+      (c: { recorded: string }) => c.recorded,
+    );
+    expect(recorded).toEqual(Array(5).fill("recorded-met"));
+  });
 });

@@ -240,3 +240,13 @@ describe("evidenceLine", () => {
     expect(line).toBe("MET exit=0 marker-found :: 100% ALL_OK");
   });
 });
+
+describe("oracle commands bash cannot run", () => {
+  it("is an execution error when the command is not installed (exit 127), never unmet or met", async () => {
+    const missing = await runOracle(oracle("definitely-not-installed-cg --flag"), context());
+    expect(missing).toMatchObject({ ...partial, exitCode: 127 });
+    expect(missing.reason).toMatch(
+      /^exit 127 \(command not found\): .*definitely-not-installed-cg/,
+    );
+  });
+});

@@ -52,6 +52,7 @@ export const SUPPORTED_EVENTS = [
   "pull_request",
   "pull_request_target",
   "workflow_dispatch",
+  "workflow_run",
   "push",
 ];
 

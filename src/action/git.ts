@@ -23,8 +23,15 @@ export async function verifyCheckout(
 ): Promise<{ ok: true; head: string; merge: boolean } | { ok: false; head: string | undefined }> {
   const head = await git(cwd, ["rev-parse", "HEAD"]);
   if (head === headSha) return { ok: true, head, merge: false };
-  const second = head ? await git(cwd, ["rev-parse", "--verify", "--quiet", "HEAD^2"]) : undefined;
-  if (head && second === headSha) return { ok: true, head, merge: true };
+  // The parents from the raw commit object: actions/checkout's default is a depth-1
+  // clone of the merge commit, where `HEAD^2` does not resolve (shallow commits have no parents).
+  const raw = head ? await git(cwd, ["cat-file", "commit", head]) : undefined;
+  const parents = [...(raw?.split("\n\n")[0] ?? "").matchAll(/^parent ([0-9a-f]+)$/gm)].map(
+    (m) => m[1],
+  );
+  if (head && parents[1] === headSha) {
+    return { ok: true, head, merge: true };
+  }
   return { ok: false, head };
 }
 

@@ -45,8 +45,11 @@ export interface ActionDeps {
 const CHECK_RUN_BUDGET = 65_535;
 const COMMENT_BUDGET = 60_000;
 const SUMMARY_BUDGET = 1_000_000;
-/** At most this many error annotations through workflow commands when the API is closed to us. */
-const FALLBACK_ANNOTATIONS = 10;
+/**
+ * GitHub shows at most 10 error annotations per step (in print order), and a
+ * failing step adds its own: the fallback leaves room for it.
+ */
+const STEP_ERROR_ANNOTATIONS = 10;
 
 /**
  * The action: settings → target → contracts → engine → check run, comment,
@@ -142,25 +145,26 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
     );
   }
 
-  // A fork's token under plain pull_request cannot write checks or comments: go straight to the fallback.
-  const readOnly =
+  // A fork's token under plain pull_request is read-only (unless a private repository sends
+  // write tokens to fork PRs): try, and on 403 use the fallback without a second warning.
+  const forkPullRequest =
     target.kind === "pull-request" &&
     target.event === "pull_request" &&
     target.headRepo !== target.baseRepo;
-  let apiClosed = readOnly;
+  let apiClosed = false;
   const externalId = `${runner.runId}-${runner.runAttempt}-${settings.checkName}`;
   const detailsUrl = `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}`;
   let checkRun: { id: number; htmlUrl: string } | undefined;
-  if (!apiClosed) {
-    try {
-      checkRun = await api.startCheckRun({
-        name: settings.checkName,
-        headSha,
-        externalId,
-        detailsUrl,
-      });
-    } catch (e) {
-      apiClosed = isForbidden(e);
+  try {
+    checkRun = await api.startCheckRun({
+      name: settings.checkName,
+      headSha,
+      externalId,
+      detailsUrl,
+    });
+  } catch (e) {
+    apiClosed = isForbidden(e);
+    if (!(apiClosed && forkPullRequest)) {
       io.warning(`contract-gate: could not create the check run: ${(e as Error).message}`);
     }
   }
@@ -195,13 +199,16 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
   );
   try {
     await mkdir(reportDir, { recursive: true });
-    await writeFileAtomic(reportPath, `${JSON.stringify({ ...json, removed }, null, 2)}\n`);
+    // Exactly schema/run-report.schema.json (no extra keys): removed contracts are in the summaries.
+    await writeFileAtomic(reportPath, `${JSON.stringify(json, null, 2)}\n`);
   } catch (e) {
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }
 
-  const invalid = outcomes.filter((c) => c.verdict === "invalid" || c.verdict === "drifted").length;
-  const title = checkRunTitle(summary, invalid);
+  const title = checkRunTitle(summary, {
+    invalid: outcomes.filter((c) => c.verdict === "invalid").length,
+    drifted: outcomes.filter((c) => c.verdict === "drifted").length,
+  });
   const annotations = annotationsFor(outcomes, prefix);
   const rerun = `Re-run: Actions → this workflow → Run workflow with \`pr-number\`${target.kind === "pull-request" ? ` = ${target.number}` : ""}.`;
 
@@ -247,14 +254,19 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
   }
 
   if (apiClosed) {
+    const failing = annotations.filter((x) => x.annotation_level === "failure");
+    const stepFails = summary.conclusion === "failure" && settings.failOnBlocking;
+    const shown = failing.slice(0, STEP_ERROR_ANNOTATIONS - (stepFails ? 1 : 0));
     io.warning(
       "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
-        "The verdict is in the job summary and this step's status. To get the check run and comment on fork PRs, " +
-        "use the two-stage setup in the README: a pull_request job uploads the report, a workflow_run job posts it.",
+        "The verdict is in the job summary and this step's status" +
+        (failing.length > shown.length
+          ? `; ${shown.length} of ${failing.length} blocking problems are annotated.`
+          : ".") +
+        " To get the check run and comment on fork PRs, use the two-stage setup in the README: " +
+        "a pull_request job saves the PR number, a workflow_run job re-runs the gate with pr-number and posts them.",
     );
-    for (const a of annotations
-      .filter((x) => x.annotation_level === "failure")
-      .slice(0, FALLBACK_ANNOTATIONS)) {
+    for (const a of shown) {
       io.errorAt(a.message, {
         file: a.path,
         line: a.start_line,

@@ -104,8 +104,10 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
 
 /** `src/a.ts:12` for a hit on an absolute path the service was given. */
 function placeNamer(files: readonly RepoFile[]) {
-  const relOf = new Map(files.map((f) => [f.abs, f.rel]));
+  // Built on first use: most checks name no place, or only the first file.
+  let relOf: Map<string, string> | undefined;
   return (hit: Pick<GrepHit, "file"> & { line?: number }): string => {
+    relOf ??= new Map(files.map((f) => [f.abs, f.rel]));
     const rel = relOf.get(hit.file) ?? hit.file;
     return hit.line === undefined ? rel : `${rel}:${hit.line}`;
   };

@@ -71,6 +71,12 @@ async function judge(
       : exitCode === 0
         ? "exit 0"
         : `exit ${exitCode} (nonzero)`;
+  // bash's own codes for "command not found" / "not executable": the check could not run.
+  if (exitCode === 127 || exitCode === 126) {
+    const what = exitCode === 127 ? "command not found" : "command not executable";
+    const line = run.combinedTail.trim().split("\n").pop() ?? "";
+    return partial(`exit ${exitCode} (${what})${line ? `: ${line.slice(0, 200)}` : ""}`);
+  }
   // A nonzero exit (or a death by signal) is NOT-MET whatever the marker says.
   if (exitCode !== 0) {
     const said = marker.ok ? (marker.found ? "present" : "absent") : "not evaluated";

@@ -9,7 +9,12 @@ import { isInvalid } from "../model.js";
 import { refreshPlanHash } from "../refresh-hash.js";
 import { paintFor } from "../report/paint.js";
 import { countProblems, renderValidateText } from "../report/problems-text.js";
-import { renderStatusText, statusJson } from "../report/status.js";
+import {
+  parseRecordedResults,
+  type RecordedResults,
+  renderStatusText,
+  statusJson,
+} from "../report/status.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { runCommand } from "./run-command.js";
@@ -75,10 +80,11 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
   const contracts: Contract[] = await loadAll(root, positionals, values.contracts, io.cwd);
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
+    const recorded = await recordedResults(root, contracts);
     io.stdout(
       values.json
-        ? `${JSON.stringify(statusJson(contracts), null, 2)}\n`
-        : renderStatusText(contracts, paint),
+        ? `${JSON.stringify(statusJson(contracts, recorded), null, 2)}\n`
+        : renderStatusText(contracts, paint, recorded),
     );
     return EXIT.ok;
   }
@@ -158,4 +164,17 @@ async function refreshHashCommand(args: string[], io: CliIO) {
   await writeFileAtomic(abs, Buffer.from(result.bytes));
   io.stdout(`${rel}: source_plan_hash ${result.oldHash || '""'} → ${result.newHash}\n`);
   return EXIT.ok;
+}
+
+/** `phase-N-verification.json` beside each plan contract, as `run` last wrote it. */
+async function recordedResults(root: string, contracts: readonly Contract[]) {
+  const out = new Map<string, RecordedResults>();
+  for (const c of contracts) {
+    const base = c.kind === "plan-contract" ? c.path.replace(/-contract\.json$/, "") : c.path;
+    if (base === c.path) continue;
+    const read = await readBounded(resolve(root, `${base}-verification.json`), 64 * 1024 * 1024);
+    if ("bytes" in read)
+      out.set(c.path, parseRecordedResults(Buffer.from(read.bytes).toString("utf8")));
+  }
+  return out;
 }

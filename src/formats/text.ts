@@ -111,14 +111,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /** Map string offsets of a decoded text to 1-based line/column. */
 export class LineIndex {
-  private readonly starts: number[];
-  /** `lineStarts`: the offsets after each LF of `text`, when a caller has already found them. */
-  constructor(text: string, lineStarts?: number[]) {
-    if (lineStarts !== undefined) {
-      this.starts = lineStarts;
-      return;
-    }
-    this.starts = [0];
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
     // indexOf is a native scan: far faster than a per-character loop on large files.
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1))
       this.starts.push(i + 1);

@@ -34,8 +34,14 @@ export function annotationsFor(contracts: readonly ContractOutcome[], prefix = "
     }
     for (const k of c.criteria) {
       if (!k.blocking && k.status !== "manual") continue;
-      // Not-run criteria of an invalid contract are covered by its problems.
-      if (k.status === "not-run" && c.verdict === "invalid" && c.problems.length > 0) continue;
+      // Not-run criteria of an invalid or drifted contract are covered by its problems
+      // (a drifted contract has its plan-drift error): one annotation, not one per criterion.
+      if (
+        k.status === "not-run" &&
+        (c.verdict === "invalid" || c.verdict === "drifted") &&
+        c.problems.some((p) => p.severity === "error")
+      )
+        continue;
       const detail = k.checks
         .map((x) => x.detail)
         .filter(Boolean)

@@ -1,15 +1,20 @@
 import type { RunSummary } from "../verdict.js";
 
 /** Check-run title: `3 blocking of 24 criteria — 2 unmet, 1 abandoned`. At most 255 characters? No limit is documented; keep it short. */
-export function checkRunTitle(summary: RunSummary, invalidContracts = 0): string {
+export function checkRunTitle(
+  summary: RunSummary,
+  refused: { invalid: number; drifted: number } = { invalid: 0, drifted: 0 },
+): string {
   const c = summary.counts;
   if (c.contracts === 0) return "No contracts in scope";
   if (summary.conclusion === "failure") {
     const parts = (["unmet", "evidence-missing", "error", "abandoned", "not-run"] as const)
       .filter((s) => c[s] > 0)
       .map((s) => `${c[s]} ${s}`);
-    if (invalidContracts > 0)
-      parts.push(`${invalidContracts} invalid contract${invalidContracts === 1 ? "" : "s"}`);
+    for (const kind of ["invalid", "drifted"] as const) {
+      const n = refused[kind];
+      if (n > 0) parts.push(`${n} ${kind} contract${n === 1 ? "" : "s"}`);
+    }
     return `${c.blocking} blocking of ${c.criteria} criteria — ${parts.join(", ")}`;
   }
   const manual = c.manual > 0 ? `, ${c.manual} manual` : "";
@@ -18,7 +23,8 @@ export function checkRunTitle(summary: RunSummary, invalidContracts = 0): string
 
 /** The hidden markers of the sticky comment: which gate wrote it, and for which head. */
 export function commentMarker(checkName: string): string {
-  return `<!-- contract-gate:${checkName.replace(/--/g, "- -")} -->`;
+  // No "--" may remain (a "--->" in the name would otherwise still close the comment early).
+  return `<!-- contract-gate:${checkName.replace(/-(?=-)/g, "- ")} -->`;
 }
 
 export function shaMarker(sha: string): string {

@@ -14,8 +14,16 @@ export type RecordedState =
   | "abandoned"
   | "manual";
 
-export function recordedState(c: Criterion): RecordedState {
+/**
+ * Plan contracts record outcomes in `phase-N-verification.json`, not in the
+ * contract: criterion id → its recorded `verification_result`.
+ */
+export type RecordedResults = ReadonlyMap<string, string>;
+
+export function recordedState(c: Criterion, recorded?: RecordedResults): RecordedState {
   if (c.abandon) return "abandoned";
+  const result = recorded?.get(c.id);
+  if (result !== undefined) return result === "pass" ? "recorded-met" : "recorded-not-met";
   const oracle = c.checks.find((k) => k.type === "oracle");
   if (oracle) {
     const text = oracle.evidence?.text.trim() ?? "";
@@ -40,7 +48,11 @@ function validity(c: Contract): string {
 }
 
 /** The `status` terminal report: per contract its state, then each criterion. */
-export function renderStatusText(contracts: readonly Contract[], paint: Paint): string {
+export function renderStatusText(
+  contracts: readonly Contract[],
+  paint: Paint,
+  recorded: ReadonlyMap<string, RecordedResults> = new Map(),
+): string {
   if (contracts.length === 0) return "no contracts found\n";
   const out: string[] = [];
   for (const c of contracts) {
@@ -51,7 +63,7 @@ export function renderStatusText(contracts: readonly Contract[], paint: Paint): 
     out.push(`${paint.bold(c.path)}  ${facts.join("  ")}`);
     const width = Math.max(0, ...c.criteria.map((k) => k.id.length));
     const line = (k: Criterion, indent: string) =>
-      `${indent}${k.id.padEnd(width)}  ${LABEL[recordedState(k)].padEnd(16)}  ${k.title}` +
+      `${indent}${k.id.padEnd(width)}  ${LABEL[recordedState(k, recorded.get(c.path))].padEnd(16)}  ${k.title}` +
       (k.abandon ? paint.dim(`  (ABANDON: ${k.abandon.reason})`) : "");
     if (c.header.kind === "plan-contract") {
       for (const task of c.header.tasks) {
@@ -67,7 +79,10 @@ export function renderStatusText(contracts: readonly Contract[], paint: Paint): 
 }
 
 /** The `status --json` report (schemaVersion 1, documented in the README). */
-export function statusJson(contracts: readonly Contract[]) {
+export function statusJson(
+  contracts: readonly Contract[],
+  recorded: ReadonlyMap<string, RecordedResults> = new Map(),
+) {
   return {
     schemaVersion: 1 as const,
     contracts: contracts.map((c) => ({
@@ -91,10 +106,34 @@ export function statusJson(contracts: readonly Contract[]) {
         title: k.title,
         group: k.group ?? null,
         location: { path: k.location.path, line: k.location.line },
-        recorded: recordedState(k),
+        recorded: recordedState(k, recorded.get(c.path)),
         checks: k.checks.map((x) => x.type),
         abandon: k.abandon?.reason ?? null,
       })),
     })),
   };
+}
+
+/**
+ * Read what `run` recorded in `phase-N-verification.json` (leniently: a file
+ * that is missing or not in the expected shape records nothing). Information
+ * only; never used for a verdict.
+ */
+export function parseRecordedResults(text: string): RecordedResults {
+  const out = new Map<string, string>();
+  try {
+    const data = JSON.parse(text) as {
+      tasks?: { checks?: { criterion?: unknown; verification_result?: unknown }[] }[];
+    };
+    for (const task of data.tasks ?? []) {
+      for (const check of task.checks ?? []) {
+        if (typeof check.criterion === "string" && typeof check.verification_result === "string") {
+          out.set(check.criterion, check.verification_result);
+        }
+      }
+    }
+  } catch {
+    // Nothing recorded.
+  }
+  return out;
 }

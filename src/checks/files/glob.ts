@@ -1,6 +1,6 @@
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, join, sep } from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
 import { normalizeRepoPath, unsafePathReason } from "../../formats/paths.js";
@@ -71,78 +71,55 @@ async function globFiles(root: string, pattern: string): Promise<FileList> {
   }
   matched.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-  // Synchronous on purpose: thousands of promise-based calls cost far more in
-  // thread-pool round trips than the few milliseconds they block.
+  // Per directory, not per file: a glob over a large tree lists thousands of
+  // files in a few dozen directories. Synchronous on purpose: promise-based
+  // calls cost far more in thread-pool round trips than the little they block.
   const files: RepoFile[] = [];
   const dirs = new Map<string, DirInfo>();
   for (const rel of matched) {
-    const entry = checkEntry(realRoot, rel, dirs);
-    if (typeof entry === "string") return { ok: false, error: entry };
-    if (entry) files.push(entry);
+    const slash = rel.lastIndexOf("/");
+    const relDir = slash === -1 ? "" : rel.slice(0, slash);
+    let dir = dirs.get(relDir);
+    if (dir === undefined) {
+      dir = dirInfo(realRoot, relDir);
+      dirs.set(relDir, dir);
+    }
+    if (dir.problem) return { ok: false, error: dir.problem(rel) };
+    files.push({ rel, abs: dir.prefix + rel.slice(slash + 1) });
   }
   return { ok: true, glob: true, files };
 }
 
 /**
- * What every entry of one directory shares: where the directory really is,
- * and which of its entries are regular files now (one readdir instead of an
- * lstat per file; a dirent's type is the entry's own, never a symlink's
- * target). `regular` is undefined when the directory could not be listed,
- * and each entry is then examined on its own.
+ * What the entries of one directory share: the prefix that makes a name
+ * absolute, and whether they are confined. The crawl yields regular files
+ * only (symlinks are skipped, never followed), so an entry is confined
+ * exactly when its directory's real path is: a glob rooted in a symlinked
+ * directory is the one way out. The file worker opens with O_NOFOLLOW, so an
+ * entry swapped for a symlink after the crawl is refused rather than read.
  */
 interface DirInfo {
-  realDir: string | Error;
-  regular: Set<string> | undefined;
+  /** `abs` of the directory with a trailing separator. */
+  prefix: string;
+  /** The error for an entry `rel` of this directory, when it cannot be read safely. */
+  problem?: (rel: string) => string;
 }
 
-function dirInfo(dir: string): DirInfo {
-  let realDir: string | Error;
+function dirInfo(realRoot: string, relDir: string): DirInfo {
+  const abs = relDir === "" ? realRoot : join(realRoot, relDir);
+  const prefix = abs.endsWith(sep) ? abs : abs + sep;
+  let realDir: string;
   try {
-    realDir = realpathSync(dir);
+    realDir = realpathSync(abs);
   } catch (e) {
-    realDir = e as Error;
+    return { prefix, problem: (rel) => `${rel}: ${errorText(e)}` };
   }
-  let regular: Set<string> | undefined;
-  try {
-    regular = new Set();
-    for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isFile()) regular.add(d.name);
-  } catch {
-    regular = undefined;
+  if (!isInside(realRoot, realDir)) {
+    return {
+      prefix,
+      problem: (rel) =>
+        `${rel} resolves outside the repository (to ${join(realDir, basename(rel))}); symlinks out of the repository are not followed`,
+    };
   }
-  return { realDir, regular };
-}
-
-/**
- * A glob entry as a file to read, `undefined` to skip it (a symlink, or no
- * longer a regular file), or an error message. The entry itself is not a
- * symlink, so it is confined exactly when its directory's real path is: a
- * glob rooted in a symlinked directory is the one way out.
- */
-function checkEntry(
-  realRoot: string,
-  rel: string,
-  dirs: Map<string, DirInfo>,
-): RepoFile | string | undefined {
-  const abs = join(realRoot, rel);
-  const dir = dirname(abs);
-  let info = dirs.get(dir);
-  if (info === undefined) {
-    info = dirInfo(dir);
-    dirs.set(dir, info);
-  }
-  try {
-    // Deleted between the crawl and now: it is not part of the tree any more.
-    if (info.regular !== undefined) {
-      if (!info.regular.has(basename(abs))) return undefined;
-    } else if (!lstatSync(abs, { throwIfNoEntry: false })?.isFile()) {
-      return undefined;
-    }
-    if (info.realDir instanceof Error) throw info.realDir;
-    if (!isInside(realRoot, info.realDir)) {
-      return `${rel} resolves outside the repository (to ${join(info.realDir, basename(abs))}); symlinks out of the repository are not followed`;
-    }
-    return { rel, abs };
-  } catch (e) {
-    return `${rel}: ${errorText(e)}`;
-  }
+  return { prefix };
 }

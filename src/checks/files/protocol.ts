@@ -1,7 +1,8 @@
 /** Messages between the file service (main thread) and its worker. */
 
 export type WorkerRequest =
-  | { id: number; op: "grep"; files: readonly string[]; source: string; limit: number }
+  /** `files`: the paths joined with NUL, which no path holds; one string clones far faster than thousands. */
+  | { id: number; op: "grep"; files: string; source: string; limit: number }
   | { id: number; op: "contains"; file: string; needle: string }
   | { id: number; op: "line"; file: string; line: number }
   | { id: number; op: "match"; text: string; source: string; flags: string };

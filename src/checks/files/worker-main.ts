@@ -1,4 +1,4 @@
-import type { hasLookaround, lineAt, matchingLines, requiredLiteral } from "./lines.js";
+import type { hasLookaround, lineAt, matchingLines, requiredLiterals } from "./lines.js";
 import type { WorkerConfig, WorkerRequest, WorkerResponse } from "./protocol.js";
 
 /**
@@ -17,7 +17,7 @@ export function fileWorker(
   linesMatching: typeof matchingLines,
   lineOf: typeof lineAt,
   lookaround: typeof hasLookaround,
-  literalOf: typeof requiredLiteral,
+  literalsOf: typeof requiredLiterals,
 ): void {
   const { parentPort, workerData } = load(
     "node:worker_threads",
@@ -28,10 +28,16 @@ export function fileWorker(
   const clock = new BigInt64Array(config.clock);
   // Non-fatal: grep reads any file; invalid bytes become U+FFFD.
   const decoder = new TextDecoder("utf-8");
-  // Least recently used first; `request` is the last request that used an entry.
-  const cache = new Map<string, { text: string; size: number; request: number }>();
+  // Roughly least recently used first (see admit). `request` is the last
+  // request that used an entry, `used` when (in `tick`s) and `placed` when
+  // it took its place in the Map's order.
+  const cache = new Map<
+    string,
+    { text: string; size: number; request: number; used: number; placed: number }
+  >();
   let cachedBytes = 0;
   let request = 0;
+  let tick = 0;
 
   const errorText = (e: unknown): string => {
     const message = e instanceof Error ? e.message : String(e);
@@ -66,22 +72,56 @@ export function fileWorker(
     return scratch.subarray(0, length);
   };
 
+  // How often each one-byte character occurs in the text read so far (a
+  // sample of every file), so that literal searches start at the rarest
+  // character of their literal.
+  const seen = new Float64Array(256);
+  const sample = (text: string): void => {
+    const step = Math.max(1, Math.floor(text.length / 2048));
+    for (let i = 0; i < text.length; i += step) {
+      const c = text.charCodeAt(i);
+      if (c < 256) seen[c]!++;
+    }
+  };
+  /** Where in `literal` the search starts: its rarest character, leaving at least two. */
+  const keyStart = (literal: string): number => {
+    let best = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i + 2 <= literal.length; i++) {
+      const c = literal.charCodeAt(i);
+      const count = c < 256 ? seen[c]! : 0;
+      if (count < fewest) {
+        best = i;
+        fewest = count;
+      }
+    }
+    return best;
+  };
+
   /** After a large file, let its buffer go. */
   const shrinkScratch = () => {
     if (scratch.length > SCRATCH_BYTES) scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   };
 
-  const read = (file: string): string => {
+  /** The cached text of `file`, marked as used, or undefined. */
+  const cached = (file: string): string | undefined => {
     const hit = cache.get(file);
-    if (hit !== undefined) {
-      // Re-insert so Map order is least-recently-used first.
-      cache.delete(file);
-      cache.set(file, hit);
-      hit.request = request;
-      return hit.text;
-    }
-    // O_NONBLOCK: a FIFO swapped in after the caller's lstat must not hang the read.
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    if (hit === undefined) return undefined;
+    hit.used = ++tick;
+    hit.request = request;
+    return hit.text;
+  };
+
+  const read = (file: string): string => {
+    const hit = cached(file);
+    if (hit !== undefined) return hit;
+    // O_NONBLOCK: a FIFO swapped in after the caller's check must not hang the
+    // read. O_NOFOLLOW: every path given is a real path or a glob entry that
+    // was no symlink, so a symlink here was swapped in since: refuse it.
+    const fd = fs.openSync(
+      file,
+      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0),
+    );
     let bytes: Buffer;
     try {
       const stat = fs.fstatSync(fd);
@@ -104,25 +144,38 @@ export function fileWorker(
         ? 2 * text.length
         : text.length;
     shrinkScratch();
+    sample(text);
     // One huge file must not flush everything else out.
     if (size <= config.cacheBytes / 8) admit(file, text, size);
     return text;
   };
 
   /**
-   * Cache `text`, evicting least recently used entries, but never one the
+   * Cache `text`, evicting the least recently used entries, but never one the
    * current request has used: a request over more text than the cache holds
    * keeps its first files cached instead of cycling every file through (a
    * plain LRU would then serve the next request over the same files nothing).
+   * A hit only stamps its entry; entries move to the back of the Map lazily,
+   * when eviction reaches one used since it took its place (moving every hit
+   * costs more than the search on a large tree).
    */
   const admit = (file: string, text: string, size: number): void => {
     while (cachedBytes + size > config.cacheBytes) {
       const oldest = cache.entries().next().value;
-      if (oldest === undefined || oldest[1].request === request) return;
-      cache.delete(oldest[0]);
-      cachedBytes -= oldest[1].size;
+      if (oldest === undefined) return;
+      const [key, entry] = oldest;
+      if (entry.used > entry.placed) {
+        cache.delete(key);
+        cache.set(key, entry);
+        entry.placed = ++tick;
+        continue;
+      }
+      if (entry.request === request) return;
+      cache.delete(key);
+      cachedBytes -= entry.size;
     }
-    cache.set(file, { text, size, request });
+    const now = ++tick;
+    cache.set(file, { text, size, request, used: now, placed: now });
     cachedBytes += size;
   };
 
@@ -152,13 +205,35 @@ export function fileWorker(
 
   const grep = (files: readonly string[], source: string, limit: number) => {
     const single = compile(source, "");
-    const literal = literalOf(source);
-    const whole = literal !== undefined || lookaround(source) ? undefined : compile(source, "gm");
+    const literals = literalsOf(source);
+    const whole = literals !== undefined || lookaround(source) ? undefined : compile(source, "gm");
+    let keyAt: number[] | undefined;
+    let keys: string[] | undefined;
     const hits: { file: string; line: number }[] = [];
     const unreadable: { file: string; error: string }[] = [];
     let scanned = 0;
-    for (const file of files) {
-      if (hits.length >= limit) break;
+
+    const scan = (file: string, text: string): void => {
+      scanned++;
+      if (literals !== undefined) {
+        // Chosen once some text has been seen, for every file of the request.
+        if (keyAt === undefined) {
+          keyAt = literals.map(keyStart);
+          keys = literals.map((l, i) => l.slice(keyAt![i], keyAt![i]! + 6));
+        }
+        // Most files hold none of the literals: say so without allocating.
+        let some = false;
+        for (const key of keys!) if (text.includes(key)) some = true;
+        if (!some) return;
+      }
+      for (const line of linesMatching(text, single, whole, limit - hits.length, literals, keyAt)) {
+        hits.push({ file, line });
+      }
+    };
+
+    let next = 0;
+    while (next < files.length && hits.length < limit) {
+      let file = files[next++]!;
       let text: string;
       try {
         text = read(file);
@@ -166,9 +241,18 @@ export function fileWorker(
         unreadable.push({ file, error: errorText(e) });
         continue;
       }
-      scanned++;
-      const lines = timed(() => linesMatching(text, single, whole, limit - hits.length, literal));
-      for (const line of lines) hits.push({ file, line });
+      // This file, then those after it already in the cache, under one start
+      // of the clock: no file is read in between.
+      timed(() => {
+        for (;;) {
+          scan(file, text);
+          if (hits.length >= limit || next >= files.length) return;
+          const more = cached(files[next]!);
+          if (more === undefined) return;
+          file = files[next++]!;
+          text = more;
+        }
+      });
     }
     return { hits, scanned, unreadable };
   };
@@ -176,7 +260,11 @@ export function fileWorker(
   const handle = (request: WorkerRequest): unknown => {
     switch (request.op) {
       case "grep":
-        return grep(request.files, request.source, request.limit);
+        return grep(
+          request.files === "" ? [] : request.files.split("\0"),
+          request.source,
+          request.limit,
+        );
       case "contains":
         return read(request.file).includes(request.needle);
       case "line":

@@ -1,4 +1,4 @@
-import { hasLookaround, lineAt, matchingLines, requiredLiteral } from "./lines.js";
+import { hasLookaround, lineAt, matchingLines, requiredLiterals } from "./lines.js";
 import { fileWorker } from "./worker-main.js";
 
 /**
@@ -14,5 +14,5 @@ import { fileWorker } from "./worker-main.js";
  */
 export const WORKER_SOURCE = `"use strict";
 const __name = (fn) => fn;
-(${fileWorker.toString()})(require, ${matchingLines.toString()}, ${lineAt.toString()}, ${hasLookaround.toString()}, ${requiredLiteral.toString()});
+(${fileWorker.toString()})(require, ${matchingLines.toString()}, ${lineAt.toString()}, ${hasLookaround.toString()}, ${requiredLiterals.toString()});
 `;

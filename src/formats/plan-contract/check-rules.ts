@@ -4,7 +4,14 @@ import { commandHint, describeChar, unsafeCommandChars } from "./command-safety.
 import type { JsonDocument } from "./json-document.js";
 import { formatPath } from "./json-path.js";
 import { pathReason, regexReason } from "./memo.js";
-import { checkType, type JsonObject, type Located, objectEntries, stringField } from "./raw.js";
+import {
+  checkType,
+  field,
+  type JsonObject,
+  type Located,
+  objectEntries,
+  stringField,
+} from "./raw.js";
 
 /** JSON authors must double the backslash, which is the usual way this goes wrong. */
 const REGEX_HINT =
@@ -20,59 +27,32 @@ const PATH_HINT = "paths are relative to the repository root, with / separators"
  */
 export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Problem[] {
   const problems: Problem[] = [];
-  const text = (key: string) => stringField(check.value, key, check.path);
-
-  const unsafePath = (found: Located<string> | undefined) => {
-    const reason = found && pathReason(found.value);
-    if (found && reason) {
-      problems.push(
-        problem(
-          "unsafe-path",
-          doc.valueAt(found.path),
-          `${formatPath(found.path)} ${JSON.stringify(found.value)} ${reason}`,
-          { hint: PATH_HINT },
-        ),
-      );
-    }
-  };
-  const badRegex = (found: Located<string> | undefined) => {
-    const error = found && regexReason(found.value);
-    if (found && error) {
-      problems.push(
-        problem(
-          "invalid-regex",
-          doc.valueAt(found.path),
-          `${formatPath(found.path)} ${JSON.stringify(found.value)} is not a valid regular expression: ${error}`,
-          { hint: REGEX_HINT },
-        ),
-      );
-    }
-  };
-
+  // Values are read raw and a path is built only for a problem: most checks have none.
   switch (checkType(check.value)) {
     case "file-exists":
-      unsafePath(text("path"));
+      unsafePath(doc, check, "path", problems);
       break;
     case "grep-match":
       // A glob is fine here ("src/**/*.ts"); it still must stay inside the repo.
-      unsafePath(text("path"));
-      badRegex(text("pattern"));
+      unsafePath(doc, check, "path", problems);
+      badRegex(doc, check, "pattern", problems);
       break;
     case "command-exit": {
-      const command = text("command");
-      const chars = command ? unsafeCommandChars(command.value) : [];
-      if (command && chars.length > 0) {
+      const command = field(check.value, "command");
+      const chars = typeof command === "string" ? unsafeCommandChars(command) : [];
+      if (typeof command === "string" && chars.length > 0) {
+        const path = [...check.path, "command"];
         problems.push(
           problem(
             "unsafe-command",
-            doc.valueAt(command.path),
-            `${formatPath(command.path)} ${JSON.stringify(command.value)} contains ${chars.map(describeChar).join(", ")}`,
-            { hint: commandHint(command.value, chars) },
+            doc.valueAt(path),
+            `${formatPath(path)} ${JSON.stringify(command)} contains ${chars.map(describeChar).join(", ")}`,
+            { hint: commandHint(command, chars) },
           ),
         );
       }
-      unsafePath(text("cwd"));
-      badRegex(text("expect_stdout_match"));
+      unsafePath(doc, check, "cwd", problems);
+      badRegex(doc, check, "expect_stdout_match", problems);
       break;
     }
     case "behavioral":
@@ -82,6 +62,46 @@ export function checkProblems(doc: JsonDocument, check: Located<JsonObject>): Pr
       break;
   }
   return problems;
+}
+
+function unsafePath(
+  doc: JsonDocument,
+  check: Located<JsonObject>,
+  key: string,
+  problems: Problem[],
+): void {
+  const value = field(check.value, key);
+  const reason = typeof value === "string" ? pathReason(value) : undefined;
+  if (!reason) return;
+  const path = [...check.path, key];
+  problems.push(
+    problem(
+      "unsafe-path",
+      doc.valueAt(path),
+      `${formatPath(path)} ${JSON.stringify(value)} ${reason}`,
+      { hint: PATH_HINT },
+    ),
+  );
+}
+
+function badRegex(
+  doc: JsonDocument,
+  check: Located<JsonObject>,
+  key: string,
+  problems: Problem[],
+): void {
+  const value = field(check.value, key);
+  const error = typeof value === "string" ? regexReason(value) : undefined;
+  if (!error) return;
+  const path = [...check.path, key];
+  problems.push(
+    problem(
+      "invalid-regex",
+      doc.valueAt(path),
+      `${formatPath(path)} ${JSON.stringify(value)} is not a valid regular expression: ${error}`,
+      { hint: REGEX_HINT },
+    ),
+  );
 }
 
 /** Rule 11: a citation must name a repo-relative file and a compilable matcher. */

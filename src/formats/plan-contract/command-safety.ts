@@ -5,9 +5,12 @@
  * would test something other than what it says. Arguments belong in `args`.
  */
 const UNSAFE_COMMAND_CHAR = /[\s;&|`$()<>*?[\]{}~!#'"\\]/gu;
+/** The same class, for a yes/no test (a global regex's `test` is stateful). */
+const HAS_UNSAFE_COMMAND_CHAR = new RegExp(UNSAFE_COMMAND_CHAR.source, "u");
 
 /** The distinct offending characters of a command, in order of appearance. */
 export function unsafeCommandChars(command: string): string[] {
+  if (!HAS_UNSAFE_COMMAND_CHAR.test(command)) return [];
   return [...new Set(command.match(UNSAFE_COMMAND_CHAR) ?? [])];
 }
 

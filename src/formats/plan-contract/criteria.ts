@@ -1,7 +1,7 @@
 import type { Check, Criterion, Location } from "../../model.js";
 import { checkProblems } from "./check-rules.js";
 import type { JsonDocument } from "./json-document.js";
-import { field, type JsonObject, type Located, rawChecks, rawTasks } from "./raw.js";
+import { field, type JsonObject, type Located, type RawParts, rawParts } from "./raw.js";
 import {
   CheckSchema,
   type CheckV1,
@@ -23,12 +23,14 @@ const TITLE_LIMIT = 100;
 export function buildCriteria(doc: JsonDocument, known: KnownResults = {}): Criterion[] {
   const criteria: Criterion[] = [];
   const seenIds = new Set<string>();
-  for (const task of rawTasks(doc.value)) {
+  const { tasks, checks } = known.parts ?? rawParts(doc.value);
+  for (let t = 0; t < tasks.length; t++) {
+    const task = tasks[t]!;
     const taskId = field(task.value, "id");
     if (typeof taskId !== "string" || seenIds.has(taskId)) continue;
     seenIds.add(taskId);
     const taskIndex = task.path[1] as number;
-    for (const check of rawChecks(task)) {
+    for (const check of checks[t]!) {
       const data = schemaChecked(check, known.contract?.tasks[taskIndex]);
       if (data === undefined) continue;
       const hasProblems = known.checked?.get(check.value) ?? checkProblems(doc, check).length > 0;
@@ -53,6 +55,8 @@ export interface KnownResults {
   contract?: PlanContractV1 | undefined;
   /** Whether each check had check-level problems (from `ruleProblems`). */
   checked?: ReadonlyMap<JsonObject, boolean> | undefined;
+  /** The document's tasks and checks, as `rawParts` lists them. */
+  parts?: RawParts | undefined;
 }
 
 /**

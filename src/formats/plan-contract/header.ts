@@ -1,7 +1,7 @@
 import type { Location, PlanHeader, PlanTaskSummary } from "../../model.js";
 import { siblingPlanPath } from "./file-name.js";
 import type { JsonDocument } from "./json-document.js";
-import { field, isObject, rawTasks, stringEntries } from "./raw.js";
+import { field, isObject, type RawParts, rawParts } from "./raw.js";
 
 /** A header for a file whose JSON could not be read at all. */
 export function emptyHeader(path: string): PlanHeader {
@@ -22,6 +22,7 @@ export function buildHeader(
   doc: JsonDocument,
   path: string,
   phaseDigits: string | undefined,
+  parts: RawParts = rawParts(doc.value),
 ): PlanHeader {
   const header = emptyHeader(path);
   header.sourcePlanHashLocation = doc.valueAt([]);
@@ -47,15 +48,24 @@ export function buildHeader(
     (Number.isSafeInteger(phase) && (phase as number) > 0 ? String(phase) : undefined);
   if (planPhase !== undefined) header.planPath = siblingPlanPath(path, planPhase);
 
-  header.tasks = rawTasks(root).flatMap((task): PlanTaskSummary[] => {
+  const tasks: PlanTaskSummary[] = [];
+  for (const task of parts.tasks) {
     const id = field(task.value, "id");
     const title = field(task.value, "title");
     const wave = field(task.value, "wave");
-    if (typeof id !== "string" || typeof title !== "string" || typeof wave !== "number") return [];
+    if (typeof id !== "string" || typeof title !== "string" || typeof wave !== "number") continue;
     const location: Location = doc.valueAt(task.path);
-    const dependsOn = stringEntries(task.value, "depends_on", task.path).map((d) => d.value);
-    return [{ id, title, wave, dependsOn, location }];
-  });
-  header.successCriteria = stringEntries(root, "success_criteria", []).map((s) => s.value);
+    const dependsOn = strings(field(task.value, "depends_on"));
+    tasks.push({ id, title, wave, dependsOn, location });
+  }
+  header.tasks = tasks;
+  header.successCriteria = strings(field(root, "success_criteria"));
   return header;
+}
+
+/** The string entries of a list (none when it is not a list). */
+function strings(list: unknown): string[] {
+  const out: string[] = [];
+  if (Array.isArray(list)) for (const value of list) if (typeof value === "string") out.push(value);
+  return out;
 }

@@ -6,6 +6,7 @@ import { conformsToSchema } from "./fast-schema.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
 import { parseJsonDocument } from "./json-document.js";
+import { rawParts } from "./raw.js";
 import { type CheckedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
 import { PlanContractSchema } from "./schema.js";
 import { type SchemaResult, schemaProblems } from "./schema-problems.js";
@@ -40,7 +41,8 @@ export function parsePlanContract(
   if (doc === undefined) return result(path, emptyHeader(path), [], parsed.problems);
 
   const phaseDigits = phaseDigitsFromName(path);
-  const header = buildHeader(doc, path, phaseDigits);
+  const parts = rawParts(doc.value);
+  const header = buildHeader(doc, path, phaseDigits, parts);
   const version = unsupportedVersion(doc);
   if (version) return result(path, header, [], [...parsed.problems, version]);
 
@@ -55,11 +57,12 @@ export function parsePlanContract(
   const problems = [
     ...parsed.problems,
     ...schemaProblems(doc, schema),
-    ...ruleProblems(doc, phaseDigits, checked),
+    ...ruleProblems(doc, phaseDigits, checked, parts),
   ];
   const criteria = buildCriteria(doc, {
     contract: schema.success ? schema.data : undefined,
     checked,
+    parts,
   });
   return result(path, header, criteria, problems);
 }

@@ -4,11 +4,15 @@ import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
 import {
+  childEntry,
   countParsedKeys,
-  keyIs,
-  type ScanContainer,
+  entryColumn,
+  entryLine,
+  isCurrent,
+  isObjectEntry,
+  keyEntryOf,
+  ownedScan,
   type ScanResult,
-  type ScanValue,
   scanJson,
 } from "./json-scan.js";
 
@@ -98,63 +102,53 @@ function childValue(node: Node, segment: string | number): Node | undefined {
 }
 
 /**
- * Positions from the light index of the fast path. Same walk, same answers
- * as `TreeLocator` (the tests compare them path by path). Objects and arrays
- * know their line; scalars and keys look theirs up.
+ * Positions from the fast path's tape (json-scan.ts). Same walk, same
+ * answers as `TreeLocator` (the tests compare them path by path); every
+ * entry knows its line, and a step over a nested value is a single jump.
  */
-class ScanLocator implements Locator {
-  private lines: LineIndex | undefined;
-
+class TapeLocator implements Locator {
   constructor(
     private readonly path: string,
     private readonly text: string,
-    private readonly scan: ScanResult,
+    private scan: ScanResult,
   ) {}
 
+  private get tape(): Int32Array {
+    if (!isCurrent(this.scan)) this.scan = ownedScan(this.text);
+    return this.scan.tape;
+  }
+
   valueAt(path: JsonPath): Location {
-    let node = this.scan.root;
+    let entry = 0;
     for (const segment of path) {
-      const next = this.child(node, segment);
-      if (next === undefined) break;
-      node = next;
+      const next = this.child(entry, segment);
+      if (next === -1) break;
+      entry = next;
     }
-    if (typeof node === "number") return this.at(node);
-    return { path: this.path, line: node.line, column: node.offset - node.lineStart + 1 };
+    return this.at(entry);
   }
 
   keyAt(path: JsonPath, last: string): Location | undefined {
-    let node: ScanValue | undefined = this.scan.root;
-    for (let i = 0; i < path.length - 1 && node !== undefined; i++) {
-      node = this.child(node, path[i]!);
+    let entry = 0;
+    for (let i = 0; i < path.length - 1; i++) {
+      entry = this.child(entry, path[i]!);
+      if (entry === -1) return undefined;
     }
-    if (node === undefined || typeof node === "number" || node.keyStarts === undefined) {
-      return undefined;
-    }
-    const index = this.lastKey(node, last);
-    return index === undefined ? undefined : this.at(node.keyStarts[index]!);
+    if (!isObjectEntry(this.tape, entry)) return undefined;
+    const value = this.child(entry, last);
+    return value === -1 ? undefined : this.at(keyEntryOf(value));
   }
 
-  private at(offset: number): Location {
-    this.lines ??= new LineIndex(this.text, this.scan.lineStarts);
-    const { line, column } = this.lines.position(offset);
-    return { path: this.path, line, column };
+  private at(entry: number): Location {
+    return {
+      path: this.path,
+      line: entryLine(this.tape, entry),
+      column: entryColumn(this.tape, entry),
+    };
   }
 
-  private child(node: ScanValue, segment: string | number): ScanValue | undefined {
-    if (typeof node === "number") return undefined;
-    if (node.keyStarts === undefined) {
-      return typeof segment === "number" ? node.values[segment] : undefined;
-    }
-    const index = this.lastKey(node, String(segment));
-    return index === undefined ? undefined : node.values[index];
-  }
-
-  /** Index of the last property named `key` (the one JSON.parse keeps). */
-  private lastKey(node: ScanContainer, key: string): number | undefined {
-    for (let i = node.keyStarts!.length - 1; i >= 0; i--) {
-      if (keyIs(this.text, node, i, key)) return i;
-    }
-    return undefined;
+  private child(entry: number, segment: string | number): number {
+    return childEntry(this.text, this.tape, entry, segment);
   }
 }
 
@@ -179,7 +173,7 @@ export function parseJsonDocument(
   text: string,
   options: { fast?: boolean } = {},
 ): JsonParseResult {
-  return (options.fast !== false && parseFast(path, text)) || parseFull(path, text);
+  return (options.fast !== false && parseJsonFast(path, text)) || parseJsonFull(path, text);
 }
 
 /** Positions in `text`, the line index built on first use. */
@@ -197,9 +191,9 @@ function locationsIn(path: string, text: string): (offset: number) => Location {
  * full parse's cost: `JSON.parse` for the value, a light scan for positions
  * and depth, and a count of keys for duplicates. Anything else (a syntax
  * error, a duplicate key, too deep nesting) returns undefined and is left to
- * `parseFull`, so every problem is still found, worded and placed by it.
+ * `parseJsonFull`, so every problem is still found, worded and placed by it.
  */
-function parseFast(path: string, text: string): JsonParseResult | undefined {
+export function parseJsonFast(path: string, text: string): JsonParseResult | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -208,12 +202,12 @@ function parseFast(path: string, text: string): JsonParseResult | undefined {
   }
   const scan = scanJson(text, MAX_JSON_DEPTH);
   if (scan === undefined || scan.keyCount !== countParsedKeys(value)) return undefined;
-  const tree = new ScanLocator(path, text, scan);
+  const tree = new TapeLocator(path, text, scan);
   return { document: new JsonDocument(path, value, tree), problems: [] };
 }
 
 /** jsonc-parser's full syntax tree: exact errors and every duplicate key, with positions. */
-function parseFull(path: string, text: string): JsonParseResult {
+export function parseJsonFull(path: string, text: string): JsonParseResult {
   const at = locationsIn(path, text);
 
   const errors: ParseError[] = [];

@@ -2,41 +2,49 @@
  * A light index of where every value and key of a strict-JSON text starts,
  * built in one pass for text that `JSON.parse` has already accepted. It is
  * the fast path of `parseJsonDocument`: the same offsets jsonc-parser's tree
- * gives, without its tokens, value strings and per-property nodes.
+ * gives, without its tokens, value strings and per-node objects.
  *
  * Because the text is known to be valid JSON, the scanner only needs to tell
  * structure from strings: whitespace is space, tab, CR or LF; a string ends
  * at the first `"` preceded by an even number of backslashes; anything else
  * that is not punctuation is a number or literal running to the next
  * delimiter.
+ *
+ * The index is a "tape": one fixed-size entry per value and per key, in text
+ * order, in a single Int32Array. An object's entries are its keys and values
+ * alternating; a container's entry records where its entries end, so a
+ * lookup skips a whole nested value in one step.
  */
 
-/** An object or array; scalars are represented by their start offset alone. */
-export interface ScanContainer {
-  /** Offset of the `{` or `[`. */
-  readonly offset: number;
-  /** Its 1-based line, and the offset where that line starts: positions need no search. */
-  readonly line: number;
-  readonly lineStart: number;
-  /** Objects only: offset of each key's opening quote, in text order. */
-  readonly keyStarts: number[] | undefined;
-  /**
-   * Objects only: offset of each key's closing quote, negated when the key
-   * has an escape (so a lookup knows when the raw text is the key itself).
-   */
-  readonly keyEnds: number[] | undefined;
-  /** Each value (array item, or property value in key order): a container or a scalar's offset. */
-  readonly values: ScanValue[];
-}
+/** Ints per entry. */
+const STRIDE = 5;
+/** Entry fields. */
+const OFFSET = 0;
+const KIND = 1;
+const LINE = 2;
+const LINE_START = 3;
+/** Containers: the entry index just past their last entry. Keys: offset of the closing quote. */
+const EXTRA = 4;
 
-export type ScanValue = ScanContainer | number;
+const SCALAR = 0;
+const OBJECT = 1;
+const ARRAY = 2;
+const KEY = 3;
+/** A key with a backslash escape: its raw text is not the key itself. */
+const ESCAPED_KEY = 4;
 
 export interface ScanResult {
-  root: ScanValue;
+  /**
+   * The entries; entry 0 is the root value. Shared scratch space, valid
+   * until the next scan (see `isCurrent`); `ownedScan` gives a lasting copy.
+   */
+  tape: Int32Array;
+  /** Ints of `tape` in use. */
+  size: number;
   /** Key tokens in the whole text, duplicates included. */
   keyCount: number;
-  /** Offset where each line starts (`lineStarts[0]` is line 1), as `LineIndex` finds them. */
-  lineStarts: number[];
+  /** Which scan wrote `tape`; -1 for an owned copy. */
+  generation: number;
 }
 
 const SPACE = 0x20;
@@ -53,69 +61,122 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /**
+ * Scratch space reused by every scan, so that indexing a document allocates
+ * nothing: a document asks for its positions while it is being validated,
+ * before the next document is scanned. One that is kept longer (a test's)
+ * scans again into a copy of its own on first use after that.
+ */
+const INITIAL_CAPACITY = 1 << 16;
+let scratch = new Int32Array(INITIAL_CAPACITY);
+let generation = 0;
+
+/** Whether a scan's tape still holds its entries. */
+export function isCurrent(scan: ScanResult): boolean {
+  return scan.generation === -1 || scan.generation === generation;
+}
+
+/** Scan into a tape of the document's own (for one whose scratch tape was reused). */
+export function ownedScan(text: string): ScanResult {
+  const scan = scanJson(text, Number.POSITIVE_INFINITY)!;
+  return { ...scan, tape: scan.tape.slice(0, scan.size), generation: -1 };
+}
+
+/**
  * Index `text`, which must be valid JSON (`JSON.parse` accepted it). Returns
  * undefined when a container nests deeper than `maxDepth` (the root is depth
  * 1): such text is left to the full parser, which reports it.
  */
 export function scanJson(text: string, maxDepth: number): ScanResult | undefined {
   const n = text.length;
-  const stack: ScanContainer[] = [];
-  let top: ScanContainer | undefined;
-  let root: ScanValue | undefined;
+  let tape = scratch;
+  // The scratch is about to be overwritten: tapes of earlier scans are stale from here.
+  generation++;
+  /** Entries written so far; `size` is where the next one starts in `tape`. */
+  let entries = 0;
+  let size = 0;
+  /** Entry indexes of the open containers, innermost last. */
+  const open: number[] = [];
+  /** The innermost open container's entry index, or -1. */
+  let top = -1;
+  let topIsObject = false;
+  /** In an object: whether the next string is a key. */
+  let expectKey = false;
   let keyCount = 0;
   // Valid JSON has no raw line break inside a string: every LF is seen here.
-  const lineStarts = [0];
+  let line = 1;
   let lineStart = 0;
   let i = 0;
   while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === SPACE || c === COMMA || c === COLON || c === TAB || c === CR) {
+    let c = text.charCodeAt(i);
+    // Indentation and the space after a colon: the most common characters by far.
+    while (c === SPACE) c = text.charCodeAt(++i);
+    if (c === LF) {
+      line++;
+      lineStart = ++i;
+      continue;
+    }
+    if (c === COMMA) {
+      // After a comma an object expects its next key.
+      expectKey = topIsObject;
       i++;
       continue;
     }
-    if (c === LF) {
-      lineStart = ++i;
-      lineStarts.push(lineStart);
+    if (c === COLON || c === TAB || c === CR) {
+      i++;
       continue;
     }
     if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      stack.pop();
-      top = stack[stack.length - 1];
+      tape[top * STRIDE + EXTRA] = entries;
+      open.pop();
+      top = open.length > 0 ? open[open.length - 1]! : -1;
+      topIsObject = top !== -1 && tape[top * STRIDE + KIND] === OBJECT;
+      expectKey = false;
       i++;
       continue;
     }
+    if (i >= n) break;
+    if (size + STRIDE > tape.length) {
+      const grown = new Int32Array(tape.length * 2);
+      grown.set(tape);
+      tape = grown;
+    }
+    tape[size + OFFSET] = i;
+    tape[size + LINE] = line;
+    tape[size + LINE_START] = lineStart;
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const isObject = c === OPEN_BRACE;
-      const node: ScanContainer = {
-        offset: i,
-        line: lineStarts.length,
-        lineStart,
-        keyStarts: isObject ? [] : undefined,
-        keyEnds: isObject ? [] : undefined,
-        values: [],
-      };
-      if (top === undefined) root = node;
-      else top.values.push(node);
-      stack.push(node);
-      if (stack.length > maxDepth) return undefined;
-      top = node;
+      topIsObject = c === OPEN_BRACE;
+      tape[size + KIND] = topIsObject ? OBJECT : ARRAY;
+      tape[size + EXTRA] = 0;
+      open.push(entries);
+      top = entries;
+      entries++;
+      size += STRIDE;
+      if (open.length > maxDepth) return undefined;
+      expectKey = topIsObject;
       i++;
       continue;
     }
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (top?.keyStarts !== undefined && top.keyStarts.length === top.values.length) {
-        top.keyStarts.push(i);
-        top.keyEnds!.push(hasBackslash(text, i + 1, end) ? -end : end);
+      if (expectKey) {
+        tape[size + KIND] = hasBackslash(text, i + 1, end) ? ESCAPED_KEY : KEY;
+        tape[size + EXTRA] = end;
         keyCount++;
-      } else if (top === undefined) root = i;
-      else top.values.push(i);
+        expectKey = false;
+      } else {
+        tape[size + KIND] = SCALAR;
+        tape[size + EXTRA] = 0;
+      }
+      entries++;
+      size += STRIDE;
       i = end + 1;
       continue;
     }
     // A number, true, false or null: runs to the next delimiter.
-    if (top === undefined) root = i;
-    else top.values.push(i);
+    tape[size + KIND] = SCALAR;
+    tape[size + EXTRA] = 0;
+    entries++;
+    size += STRIDE;
     i++;
     while (i < n) {
       const d = text.charCodeAt(i);
@@ -132,7 +193,10 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
       i++;
     }
   }
-  return root === undefined ? undefined : { root, keyCount, lineStarts };
+  // Keep a grown scratch for the next scan, unless a huge file grew it
+  // (then the tape is this document's alone, and the scratch starts afresh).
+  scratch = tape.length <= INITIAL_CAPACITY * 16 ? tape : new Int32Array(INITIAL_CAPACITY);
+  return entries === 0 ? undefined : { tape, size, keyCount, generation };
 }
 
 /** Offset of the quote that closes the string opening at `start`. */
@@ -153,15 +217,72 @@ function hasBackslash(text: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Whether property `index` of an object is named `key` (compared as JSON.parse decodes it). */
-export function keyIs(text: string, node: ScanContainer, index: number, key: string): boolean {
-  const start = node.keyStarts![index]!;
-  const end = node.keyEnds![index]!;
-  if (end > 0) {
+/** Where an entry starts: its offset, 1-based line and the offset its line starts at. */
+export function entryOffset(tape: Int32Array, entry: number): number {
+  return tape[entry * STRIDE + OFFSET]!;
+}
+
+export function entryLine(tape: Int32Array, entry: number): number {
+  return tape[entry * STRIDE + LINE]!;
+}
+
+export function entryColumn(tape: Int32Array, entry: number): number {
+  return tape[entry * STRIDE + OFFSET]! - tape[entry * STRIDE + LINE_START]! + 1;
+}
+
+/** The entry after `entry` and everything nested in it. */
+function skip(tape: Int32Array, entry: number): number {
+  const kind = tape[entry * STRIDE + KIND];
+  return kind === OBJECT || kind === ARRAY ? tape[entry * STRIDE + EXTRA]! : entry + 1;
+}
+
+/**
+ * The value entry of `container` at `segment`, as jsonc-parser's tree walk
+ * finds it: an array item by index, or an object's last property of that
+ * name (the one `JSON.parse` keeps); -1 when there is none.
+ */
+export function childEntry(
+  text: string,
+  tape: Int32Array,
+  container: number,
+  segment: string | number,
+): number {
+  const kind = tape[container * STRIDE + KIND];
+  const end = tape[container * STRIDE + EXTRA]!;
+  if (kind === ARRAY) {
+    if (typeof segment !== "number" || !Number.isInteger(segment) || segment < 0) return -1;
+    let entry = container + 1;
+    for (let k = 0; k < segment && entry < end; k++) entry = skip(tape, entry);
+    return entry < end ? entry : -1;
+  }
+  if (kind !== OBJECT) return -1;
+  const key = String(segment);
+  let found = -1;
+  for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) {
+    if (keyIs(text, tape, entry, key)) found = entry + 1;
+  }
+  return found;
+}
+
+/** Whether key entry `entry` names `key` (compared as JSON.parse decodes it). */
+function keyIs(text: string, tape: Int32Array, entry: number, key: string): boolean {
+  const start = tape[entry * STRIDE + OFFSET]!;
+  const end = tape[entry * STRIDE + EXTRA]!;
+  if (tape[entry * STRIDE + KIND] === KEY) {
     return end - start - 1 === key.length && text.startsWith(key, start + 1);
   }
   // An escape makes the raw key longer than the key it decodes to.
-  return -end - start - 1 > key.length && JSON.parse(text.slice(start, -end + 1)) === key;
+  return end - start - 1 > key.length && JSON.parse(text.slice(start, end + 1)) === key;
+}
+
+/** The key entry of a value entry found by `childEntry` in an object. */
+export function keyEntryOf(valueEntry: number): number {
+  return valueEntry - 1;
+}
+
+/** Whether an entry is an object. */
+export function isObjectEntry(tape: Int32Array, entry: number): boolean {
+  return tape[entry * STRIDE + KIND] === OBJECT;
 }
 
 /**

@@ -64,6 +64,21 @@ export function rawChecks(task: Located<JsonObject>): Located<JsonObject>[] {
   return objectEntries(task.value, "verification", task.path);
 }
 
+/**
+ * The tasks and each task's checks, listed once per document: the header,
+ * the rules and the criteria all walk them, and only read these lists.
+ */
+export interface RawParts {
+  tasks: readonly Located<JsonObject>[];
+  /** `checks[i]` are the checks of `tasks[i]`. */
+  checks: readonly (readonly Located<JsonObject>[])[];
+}
+
+export function rawParts(root: unknown): RawParts {
+  const tasks = rawTasks(root);
+  return { tasks, checks: tasks.map(rawChecks) };
+}
+
 /** The check's `type` when it is one of the strings we know how to read. */
 export function checkType(check: JsonObject): string | undefined {
   const type = field(check, "type");

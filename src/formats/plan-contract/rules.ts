@@ -2,7 +2,7 @@ import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { checkProblems } from "./check-rules.js";
 import type { JsonDocument } from "./json-document.js";
-import { field, isObject, type JsonObject, rawChecks, rawTasks } from "./raw.js";
+import { field, isObject, type JsonObject, type RawParts, rawParts } from "./raw.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { dependencyProblems } from "./task-graph.js";
 import { taskIdProblems, taskProblems } from "./task-rules.js";
@@ -32,21 +32,23 @@ export type CheckedChecks = Map<JsonObject, boolean>;
 /**
  * Every rule of the format, run on the raw JSON so schema errors elsewhere
  * hide nothing. `checked`, when given, records which checks had problems, so
- * the criteria builder need not run the check rules again.
+ * the criteria builder need not run the check rules again; `parts` are the
+ * document's tasks and checks when the caller has listed them already.
  */
 export function ruleProblems(
   doc: JsonDocument,
   phaseDigits: string | undefined,
   checked?: CheckedChecks,
+  parts: RawParts = rawParts(doc.value),
 ): Problem[] {
   const root = doc.value;
   if (!isObject(root)) return [];
-  const tasks = rawTasks(root);
+  const tasks = parts.tasks;
   const problems: Problem[] = [...taskIdProblems(doc, tasks), ...dependencyProblems(doc, tasks)];
-  for (const task of tasks) {
+  for (let t = 0; t < tasks.length; t++) {
     // Loops, not push(...spread): one task can yield more problems than a call has arguments.
-    for (const p of taskProblems(doc, task)) problems.push(p);
-    for (const check of rawChecks(task)) {
+    for (const p of taskProblems(doc, tasks[t]!)) problems.push(p);
+    for (const check of parts.checks[t]!) {
       const found = checkProblems(doc, check);
       checked?.set(check.value, found.length > 0);
       for (const p of found) problems.push(p);

@@ -9,7 +9,10 @@ import { field, type JsonObject, type Located, stringEntries } from "./raw.js";
  * Only the first task with a given id is a graph node; a second one is
  * already a `duplicate-task-id` and would only add confusing edges.
  */
-export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>[]): Problem[] {
+export function dependencyProblems(
+  doc: JsonDocument,
+  tasks: readonly Located<JsonObject>[],
+): Problem[] {
   // Each task's dependencies, read once for the graph and for both rules.
   const deps = tasks.map((task) => stringEntries(task.value, "depends_on", task.path));
   const graph = buildGraph(tasks, deps);
@@ -33,10 +36,9 @@ export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>
   }
 
   // Most contracts list tasks after what they depend on: then there is no
-  // cycle to look for, and every task is its own component.
-  const ordered = acyclicInTaskOrder(graph);
-  const component = ordered ?? stronglyConnectedComponents(graph);
-  if (ordered === undefined) {
+  // cycle to look for, and every task is a component of its own.
+  const component = acyclicInTaskOrder(graph) ? undefined : stronglyConnectedComponents(graph);
+  if (component !== undefined) {
     for (const p of cycleProblems(doc, graph, component)) problems.push(p);
   }
 
@@ -54,7 +56,9 @@ export function dependencyProblems(doc: JsonDocument, tasks: Located<JsonObject>
       if (!target) continue;
       const depWave = field(target.task.value, "wave");
       if (typeof depWave !== "number" || wave > depWave) continue;
-      if (isNode && component.get(dep.value) === component.get(id as string)) continue;
+      const sameComponent =
+        component !== undefined && component.get(dep.value) === component.get(id as string);
+      if (isNode && sameComponent) continue;
       problems.push(
         problem(
           "wave-order",
@@ -75,6 +79,8 @@ interface Edge {
 
 interface GraphNode {
   task: Located<JsonObject>;
+  /** Position among the nodes (task order). */
+  index: number;
   edges: Edge[];
 }
 
@@ -84,22 +90,24 @@ interface Graph {
 }
 
 /** `deps[i]` is the `depends_on` of `tasks[i]`. */
-function buildGraph(tasks: Located<JsonObject>[], deps: Located<string>[][]): Graph {
+function buildGraph(tasks: readonly Located<JsonObject>[], deps: Located<string>[][]): Graph {
   const nodes = new Map<string, GraphNode>();
   const nodeDeps: Located<string>[][] = [];
   tasks.forEach((task, t) => {
     const id = field(task.value, "id");
     if (typeof id === "string" && !nodes.has(id)) {
-      nodes.set(id, { task, edges: [] });
+      nodes.set(id, { task, index: nodes.size, edges: [] });
       nodeDeps.push(deps[t]!);
     }
   });
   let n = 0;
   for (const [, node] of nodes) {
-    const seen = new Set<string>();
-    for (const dep of nodeDeps[n++]!) {
-      if (!nodes.has(dep.value) || seen.has(dep.value)) continue;
-      seen.add(dep.value);
+    const list = nodeDeps[n++]!;
+    // One dependency cannot repeat: no set needed for the common case.
+    const seen = list.length > 1 ? new Set<string>() : undefined;
+    for (const dep of list) {
+      if (!nodes.has(dep.value) || seen?.has(dep.value)) continue;
+      seen?.add(dep.value);
       node.edges.push({ to: dep.value, path: dep.path });
     }
   }
@@ -107,21 +115,16 @@ function buildGraph(tasks: Located<JsonObject>[], deps: Located<string>[][]): Gr
 }
 
 /**
- * When every edge points to an earlier task, the graph has no cycle (task
- * order is a topological order) and each task is a component of its own:
- * returns that component map (task id → its index), else undefined.
+ * Whether every edge points to an earlier task: then the graph has no cycle
+ * (task order is a topological order) and each task is its own component.
  */
-function acyclicInTaskOrder(graph: Graph): Map<string, number> | undefined {
-  const order = new Map<string, number>();
-  for (const [id, node] of graph.nodes) {
-    const index = order.size;
+function acyclicInTaskOrder(graph: Graph): boolean {
+  for (const [, node] of graph.nodes) {
     for (const edge of node.edges) {
-      const to = order.get(edge.to);
-      if (to === undefined || to >= index) return undefined;
+      if (graph.nodes.get(edge.to)!.index >= node.index) return false;
     }
-    order.set(id, index);
   }
-  return order;
+  return true;
 }
 
 /**

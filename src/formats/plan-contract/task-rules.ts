@@ -1,9 +1,9 @@
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import type { JsonDocument } from "./json-document.js";
-import { formatPath } from "./json-path.js";
+import { formatPath, type JsonPath } from "./json-path.js";
 import { fileKey, pathReason } from "./memo.js";
-import { field, type JsonObject, type Located, stringField } from "./raw.js";
+import { field, type JsonObject, type Located } from "./raw.js";
 
 export const TASK_ID = /^T\d+$/;
 export const MAX_ACTION_CHARS = 500;
@@ -12,34 +12,39 @@ const FILE_LISTS = ["files_modify", "files_create", "files_delete"] as const;
 const PATH_LISTS = [...FILE_LISTS, "context_files"] as const;
 
 /** Rules 1 and 2: ids are unique and look like `T<n>`. */
-export function taskIdProblems(doc: JsonDocument, tasks: Located<JsonObject>[]): Problem[] {
+export function taskIdProblems(
+  doc: JsonDocument,
+  tasks: readonly Located<JsonObject>[],
+): Problem[] {
   const problems: Problem[] = [];
-  const firstSeen = new Map<string, Located<string>>();
+  /** The path of the first task with each id. */
+  const firstSeen = new Map<string, JsonPath>();
   for (const task of tasks) {
-    const id = stringField(task.value, "id", task.path);
-    if (!id) continue;
-    if (!TASK_ID.test(id.value)) {
+    const id = field(task.value, "id");
+    if (typeof id !== "string") continue;
+    if (!TASK_ID.test(id)) {
+      const path = [...task.path, "id"];
       problems.push(
         problem(
           "invalid-task-id",
-          doc.valueAt(id.path),
-          `${formatPath(id.path)} ${JSON.stringify(id.value)} is not a task id like "T1"`,
+          doc.valueAt(path),
+          `${formatPath(path)} ${JSON.stringify(id)} is not a task id like "T1"`,
           { hint: "task ids are T followed by digits (^T\\d+$)" },
         ),
       );
     }
-    const earlier = firstSeen.get(id.value);
+    const earlier = firstSeen.get(id);
     if (earlier) {
-      const line = doc.valueAt(earlier.path).line;
+      const line = doc.valueAt([...earlier, "id"]).line;
       problems.push(
         problem(
           "duplicate-task-id",
-          doc.valueAt(id.path),
-          `task id ${JSON.stringify(id.value)} is already used by ${formatPath(earlier.path.slice(0, -1))} (line ${line})`,
+          doc.valueAt([...task.path, "id"]),
+          `task id ${JSON.stringify(id)} is already used by ${formatPath(earlier)} (line ${line})`,
           { hint: "give every task its own id" },
         ),
       );
-    } else firstSeen.set(id.value, id);
+    } else firstSeen.set(id, task.path);
   }
   return problems;
 }
@@ -86,27 +91,29 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
   for (const p of fileListOverlaps(doc, task)) problems.push(p);
 
   // Rule 10, counted in code points: what a person would call characters.
-  const action = stringField(task.value, "action", task.path);
   // Code points never outnumber UTF-16 units: short strings need no count.
-  const length = action && action.value.length > MAX_ACTION_CHARS ? [...action.value].length : 0;
-  if (action && length > MAX_ACTION_CHARS) {
+  const action = field(task.value, "action");
+  const length =
+    typeof action === "string" && action.length > MAX_ACTION_CHARS ? [...action].length : 0;
+  if (length > MAX_ACTION_CHARS) {
+    const path = [...task.path, "action"];
     problems.push(
       problem(
         "action-too-long",
-        doc.valueAt(action.path),
-        `${formatPath(action.path)} is ${length} characters; the limit is ${MAX_ACTION_CHARS}`,
+        doc.valueAt(path),
+        `${formatPath(path)} is ${length} characters; the limit is ${MAX_ACTION_CHARS}`,
         { hint: "action is advisory; keep implementation detail in phase-N-plan.md" },
       ),
     );
   }
 
-  const persona = stringField(task.value, "persona", task.path);
-  if (persona?.value === "data") {
+  if (field(task.value, "persona") === "data") {
+    const path = [...task.path, "persona"];
     problems.push(
       problem(
         "persona-deprecated",
-        doc.valueAt(persona.path),
-        `${formatPath(persona.path)} "data" is deprecated; v1 folded it into "backend"`,
+        doc.valueAt(path),
+        `${formatPath(path)} "data" is deprecated; v1 folded it into "backend"`,
         { hint: 'use "persona": "backend"' },
       ),
     );
@@ -120,6 +127,7 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
  * the later entry and names the list that already has the file.
  */
 function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem[] {
+  if (!mayOverlap(task.value)) return [];
   const problems: Problem[] = [];
   const earlier: { name: string; files: Set<string> }[] = [];
   for (const name of FILE_LISTS) {
@@ -151,6 +159,26 @@ function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem
     earlier.push({ name, files });
   }
   return problems;
+}
+
+/**
+ * False when every file of the three lists is distinct, which rules out any
+ * overlap; true (look closer) when some file repeats, in one list or across.
+ */
+function mayOverlap(task: JsonObject): boolean {
+  let files: Set<string> | undefined;
+  let count = 0;
+  for (const name of FILE_LISTS) {
+    const entries = field(task, name);
+    if (!Array.isArray(entries)) continue;
+    for (const value of entries) {
+      if (typeof value !== "string") continue;
+      files ??= new Set();
+      files.add(fileKey(value));
+      if (files.size !== ++count) return true;
+    }
+  }
+  return false;
 }
 
 /** A task as messages name it: its id when it has one, else its path. */

@@ -1,0 +1,707 @@
+/**
+ * Unit tests of the action's pieces (inputs, event, selection, checkout,
+ * annotations, texts) and of runAction in-process with a fake IO and GitHub
+ * API, plus the e2e harness's own parsers. The bundled action is covered end
+ * to end by action-e2e.test.ts.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isUntrusted, type RunnerEnv, readRunnerEnv, resolveTarget } from "../src/action/event.js";
+import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "../src/action/git.js";
+import { INPUT_DEFAULTS, parseInputs } from "../src/action/inputs.js";
+import { type ActionIO, runAction } from "../src/action/main.js";
+import { selectChanged } from "../src/action/select.js";
+import {
+  type Annotation,
+  type ChangedFile,
+  type GitHubApi,
+  GitHubApiError,
+} from "../src/github/types.js";
+import { annotationsFor } from "../src/report/annotations.js";
+import { checkRunTitle, commentMarker } from "../src/report/github-text.js";
+import type { ContractOutcome, CriterionOutcome, RunSummary } from "../src/verdict.js";
+import { examplePayload } from "./github/payloads.js";
+import {
+  makeRepo,
+  oracleContract,
+  oraclePath,
+  parseOutputFile,
+  scratch,
+  shallowClone,
+  stoppedLines,
+  workflowCommands,
+} from "./helpers/action-harness.js";
+
+// ------------------------------------------------------------------ inputs
+
+function inputs(values: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
+  return parseInputs((n) => values[n] ?? "", { GITHUB_WORKSPACE: "/ws", ...env });
+}
+
+describe("parseInputs", () => {
+  it("fills action.yml's defaults when the runner did not", () => {
+    const r = inputs({ "github-token": "t" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings).toMatchObject({
+      githubToken: "t",
+      scope: "changed",
+      checkName: INPUT_DEFAULTS["check-name"],
+      comment: "always",
+      failOnBlocking: true,
+      untrustedCommands: "block",
+      requireOracles: false,
+      timeoutSeconds: 120,
+      workingDirectory: "/ws",
+      prNumber: undefined,
+    });
+    expect(r.settings.contracts).toEqual([
+      ".planning/phase-*-contract.json",
+      ".claude/tasks/contracts/**/*.md",
+    ]);
+    expect(r.settings.maxParallel).toBeGreaterThan(0);
+  });
+
+  it("reports every bad value at once, with the allowed values", () => {
+    const r = inputs({
+      "github-token": " ",
+      scope: "bogus",
+      comment: "sometimes",
+      "max-parallel": "0",
+      "timeout-seconds": "1.5",
+      "fail-on-blocking": "yes",
+      "untrusted-commands": "maybe",
+      "pr-number": "seven",
+      contracts: "../outside/*.md, /abs/*.json",
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      expect.stringContaining("Input 'github-token' is empty"),
+      "Input 'contracts' glob '../outside/*.md' must be relative to the working directory, without '..'.",
+      "Input 'contracts' glob '/abs/*.json' must be relative to the working directory, without '..'.",
+      "Input 'pr-number' is 'seven'. Expected a pull request number such as 42.",
+      "Input 'scope' is 'bogus'. Allowed values: changed, all.",
+      "Input 'comment' is 'sometimes'. Allowed values: always, on-failure, never.",
+      "Input 'fail-on-blocking' is 'yes'. Allowed values: true, false.",
+      "Input 'untrusted-commands' is 'maybe'. Allowed values: block, skip, run.",
+      "Input 'max-parallel' is '0'. Expected a whole number from 1 to 256.",
+      "Input 'timeout-seconds' is '1.5'. Expected a whole number from 1 to 21600.",
+    ]);
+  });
+
+  it("accepts YAML booleans, '#42', comma-separated globs and a relative working directory", () => {
+    const r = inputs({
+      "github-token": "t",
+      "fail-on-blocking": "False",
+      "require-oracles": "TRUE",
+      "pr-number": "#42",
+      contracts: "a/*.md,\n b/**/*.json ,",
+      "working-directory": "packages/app",
+      "max-parallel": "3",
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings).toMatchObject({
+      failOnBlocking: false,
+      requireOracles: true,
+      prNumber: 42,
+      contracts: ["a/*.md", "b/**/*.json"],
+      workingDirectory: "/ws/packages/app",
+      maxParallel: 3,
+    });
+  });
+
+  it("refuses a check name of 100 characters or more", () => {
+    const r = inputs({ "github-token": "t", "check-name": "x".repeat(101) });
+    expect(r.ok).toBe(false);
+  });
+});
+
+// ------------------------------------------------------------------ event
+
+const RUNNER: RunnerEnv = readRunnerEnv({
+  GITHUB_EVENT_NAME: "pull_request",
+  GITHUB_REPOSITORY: "acme/widgets",
+  GITHUB_SHA: "m".repeat(40),
+});
+
+describe("resolveTarget / isUntrusted", () => {
+  const head = "a".repeat(40);
+  const base = "b".repeat(40);
+  const payload = (fork: boolean | null) =>
+    examplePayload("pull_request", "synchronize", {
+      owner: "acme",
+      repo: "widgets",
+      number: 7,
+      headSha: head,
+      baseSha: base,
+      fork,
+    });
+
+  it("pull_request: the head sha from the payload, never GITHUB_SHA; not privileged", () => {
+    const t = resolveTarget(RUNNER, payload(false), { prNumber: undefined });
+    expect(t).toMatchObject({
+      kind: "pull-request",
+      number: 7,
+      headSha: head,
+      baseSha: base,
+      headRepo: "acme/widgets",
+      baseRepo: "acme/widgets",
+      privileged: false,
+    });
+    expect(isUntrusted(t)).toBe(false);
+    // A fork under plain pull_request is not privileged: commands run.
+    expect(isUntrusted(resolveTarget(RUNNER, payload(true), { prNumber: undefined }))).toBe(false);
+  });
+
+  it("pull_request_target: privileged; a fork or a deleted fork is untrusted, the same repo is not", () => {
+    const r = { ...RUNNER, eventName: "pull_request_target" };
+    expect(isUntrusted(resolveTarget(r, payload(false), { prNumber: undefined }))).toBe(false);
+    expect(isUntrusted(resolveTarget(r, payload(true), { prNumber: undefined }))).toBe(true);
+    const gone = resolveTarget(r, payload(null), { prNumber: undefined });
+    expect(gone).toMatchObject({ headRepo: null });
+    expect(isUntrusted(gone)).toBe(true);
+  });
+
+  it("workflow_dispatch: the PR from pr-number (privileged), else every contract at GITHUB_SHA", () => {
+    const r = { ...RUNNER, eventName: "workflow_dispatch" };
+    const p = examplePayload("workflow_dispatch", undefined, { owner: "acme", repo: "widgets" });
+    expect(resolveTarget(r, p, { prNumber: 9 })).toEqual({
+      kind: "pull-request",
+      number: 9,
+      privileged: true,
+      event: "workflow_dispatch",
+    });
+    expect(resolveTarget(r, p, { prNumber: undefined })).toEqual({
+      kind: "commit",
+      sha: RUNNER.sha,
+      event: "workflow_dispatch",
+    });
+  });
+
+  it("workflow_run needs pr-number", () => {
+    const r = { ...RUNNER, eventName: "workflow_run" };
+    expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(/set the pr-number input/);
+    expect(resolveTarget(r, {}, { prNumber: 3 })).toMatchObject({ number: 3, privileged: true });
+  });
+
+  it("push: the pushed sha; a branch deletion (all zeros) falls back to GITHUB_SHA", () => {
+    const r = { ...RUNNER, eventName: "push" };
+    const p = examplePayload("push", undefined, { sha: head });
+    expect(resolveTarget(r, p, { prNumber: undefined })).toMatchObject({ sha: head });
+    expect(resolveTarget(r, { after: "0".repeat(40) }, { prNumber: undefined })).toMatchObject({
+      sha: RUNNER.sha,
+    });
+  });
+
+  it("any other event: an error naming every supported event", () => {
+    const r = { ...RUNNER, eventName: "issues" };
+    expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(
+      "Supported: pull_request, pull_request_target, workflow_dispatch, workflow_run, push.",
+    );
+    expect(() =>
+      resolveTarget(
+        { ...RUNNER, eventName: "pull_request" },
+        {},
+        {
+          prNumber: undefined,
+        },
+      ),
+    ).toThrow(/payload has no pull_request/);
+  });
+});
+
+// ------------------------------------------------------------------ select
+
+describe("selectChanged", () => {
+  const globs = [".planning/phase-*-contract.json", ".claude/tasks/contracts/**/*.md"];
+  const discovered = [
+    ".planning/phase-1-contract.json",
+    ".planning/phase-2-contract.json",
+    ".planning/phase-3-contract.json",
+    ".claude/tasks/contracts/a.md",
+    ".claude/tasks/contracts/b.md",
+  ];
+  const f = (path: string, status: ChangedFile["status"] = "modified", previousPath?: string) => ({
+    path,
+    status,
+    ...(previousPath ? { previousPath } : {}),
+  });
+
+  it("selects a contract by itself, its plan or its evidence", () => {
+    const r = selectChanged(
+      discovered,
+      [
+        f(".planning/phase-1-plan.md"),
+        f(".planning/phase-2-evidence.json", "added"),
+        f(".claude/tasks/contracts/a.md"),
+        f("README.md"),
+      ],
+      globs,
+      "",
+    );
+    expect(r).toEqual({
+      selected: [
+        ".planning/phase-1-contract.json",
+        ".planning/phase-2-contract.json",
+        ".claude/tasks/contracts/a.md",
+      ],
+      removed: [],
+    });
+  });
+
+  it("lists deleted and renamed-away contracts as removed, never other files", () => {
+    const r = selectChanged(
+      discovered,
+      [
+        f(".claude/tasks/contracts/gone.md", "removed"),
+        f(".claude/tasks/contracts/b.md", "renamed", ".claude/tasks/contracts/old-b.md"),
+        f("docs/notes.md", "removed"),
+        f(".planning/phase-9-plan.md", "removed"),
+      ],
+      globs,
+      "",
+    );
+    expect(r.selected).toEqual([".claude/tasks/contracts/b.md"]);
+    expect(r.removed).toEqual([
+      ".claude/tasks/contracts/gone.md",
+      ".claude/tasks/contracts/old-b.md",
+    ]);
+  });
+
+  it("maps repository paths into the working directory, ignoring paths outside it", () => {
+    const r = selectChanged(
+      [".claude/tasks/contracts/a.md"],
+      [
+        f("packages/app/.claude/tasks/contracts/a.md"),
+        f(".claude/tasks/contracts/b.md"),
+        f("packages/app/.claude/tasks/contracts/c.md", "removed"),
+      ],
+      globs,
+      "packages/app",
+    );
+    expect(r).toEqual({
+      selected: [".claude/tasks/contracts/a.md"],
+      removed: [".claude/tasks/contracts/c.md"],
+    });
+  });
+});
+
+// ------------------------------------------------------------------ git
+
+describe("verifyCheckout / gitChangedFiles", () => {
+  it("accepts the head or a merge whose second parent is the head, refuses the base", async () => {
+    const repo = await makeRepo({
+      base: { "a.txt": "a\n", "old.txt": "same content for rename detection\n" },
+      head: {
+        "b.txt": "b\n",
+        "a.txt": null,
+        "old.txt": null,
+        "new.txt": "same content for rename detection\n",
+      },
+      merge: true,
+    });
+    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({
+      ok: true,
+      head: repo.head,
+      merge: false,
+    });
+    await repo.checkout(repo.merge!);
+    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({
+      ok: true,
+      head: repo.merge,
+      merge: true,
+    });
+    await repo.checkout(repo.base);
+    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({ ok: false, head: repo.base });
+    expect(await verifyCheckout(scratch(), repo.head)).toEqual({ ok: false, head: undefined });
+    // actions/checkout's default: the merge commit at depth 1 (HEAD^2 does not resolve there).
+    const shallow = await shallowClone(repo, "merge");
+    expect(await verifyCheckout(shallow.dir, repo.head)).toEqual({
+      ok: true,
+      head: repo.merge,
+      merge: true,
+    });
+    expect(await verifyCheckout(shallow.dir, repo.base)).toEqual({ ok: false, head: repo.merge });
+
+    const files = await gitChangedFiles(repo.dir, repo.base, repo.head);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        { path: "a.txt", status: "removed" },
+        { path: "b.txt", status: "added" },
+        { path: "new.txt", status: "renamed", previousPath: "old.txt" },
+      ]),
+    );
+    expect(files).toHaveLength(3);
+  });
+
+  it("the advice names the checkout step for the event", () => {
+    expect(checkoutAdvice("pull_request_target", 7, "h", "b")).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression
+      "ref: ${{ github.event.pull_request.head.sha }}",
+    );
+    expect(checkoutAdvice("workflow_dispatch", 7, "h", undefined)).toMatch(
+      /refs\/pull\/\$\{\{ inputs\.pr-number \}\}\/head {3}# PR #7[\s\S]*persist-credentials: false/,
+    );
+  });
+});
+
+// ------------------------------------------------------------------ annotations and texts
+
+function criterion(
+  id: string,
+  status: CriterionOutcome["status"],
+  line: number,
+  extra: Partial<CriterionOutcome> = {},
+): CriterionOutcome {
+  const blocking = !["met", "manual"].includes(status);
+  return {
+    id,
+    title: `criterion ${id}`,
+    location: { path: "c.md", line },
+    status,
+    blocking,
+    reason: `${status} because`,
+    checks: [],
+    ...extra,
+  };
+}
+
+function contract(
+  verdict: ContractOutcome["verdict"],
+  criteria: CriterionOutcome[],
+  problems: ContractOutcome["problems"] = [],
+): ContractOutcome {
+  return { path: "c.md", kind: "oracle-contract", verdict, problems, criteria };
+}
+
+describe("annotationsFor", () => {
+  const problem = (severity: "error" | "warning", line: number) => ({
+    code: severity === "error" ? ("plan-drift" as const) : ("drift-check-disabled" as const),
+    severity,
+    message: "msg",
+    hint: "do this",
+    path: "c.md",
+    line,
+    column: 3,
+  });
+
+  it("one failure per blocking criterion, notices for manual, failures first, repository paths", () => {
+    const a = annotationsFor(
+      [
+        contract("fail", [
+          criterion("1", "manual", 5),
+          criterion("2", "met", 9),
+          criterion("3", "unmet", 12, {
+            checks: [
+              { type: "oracle", result: "fail", reason: "r", detail: "tail line", durationMs: 1 },
+            ],
+          }),
+        ]),
+      ],
+      "packages/app",
+    );
+    expect(a.map((x) => [x.annotation_level, x.path, x.start_line, x.end_line])).toEqual([
+      ["failure", "packages/app/c.md", 12, 12],
+      ["notice", "packages/app/c.md", 5, 5],
+    ]);
+    expect(a[0]).toMatchObject({
+      title: "unmet: 3 criterion 3",
+      message: "unmet because",
+      raw_details: "tail line",
+    });
+  });
+
+  it("an invalid or drifted contract: its problems, not one annotation per not-run criterion", () => {
+    for (const verdict of ["invalid", "drifted"] as const) {
+      const a = annotationsFor([
+        contract(
+          verdict,
+          [criterion("T1.1", "not-run", 20), criterion("T1.2", "not-run", 30)],
+          [problem("error", 8), problem("warning", 2)],
+        ),
+      ]);
+      expect(a.map((x) => [x.annotation_level, x.start_line, x.title])).toEqual([
+        ["failure", 8, "Invalid contract: plan-drift"],
+        ["warning", 2, "Contract warning: drift-check-disabled"],
+      ]);
+      expect(a[0]!.message).toBe("msg\nFix: do this");
+    }
+  });
+
+  it("caps titles at 255 characters and never annotates line 0", () => {
+    const [a] = annotationsFor([
+      contract("fail", [criterion("1", "unmet", 0, { title: "t".repeat(400) })]),
+    ]) as [Annotation];
+    expect(a.title!.length).toBe(255);
+    expect(a.start_line).toBe(1);
+  });
+});
+
+describe("checkRunTitle / commentMarker", () => {
+  const summary = (conclusion: RunSummary["conclusion"], counts: Partial<RunSummary["counts"]>) =>
+    ({
+      conclusion,
+      counts: {
+        met: 0,
+        unmet: 0,
+        "evidence-missing": 0,
+        error: 0,
+        abandoned: 0,
+        manual: 0,
+        "not-run": 0,
+        criteria: 0,
+        blocking: 0,
+        contracts: 1,
+        ...counts,
+      },
+    }) as RunSummary;
+
+  it("names what blocks, or that nothing does", () => {
+    expect(checkRunTitle(summary("neutral", { contracts: 0 }))).toBe("No contracts in scope");
+    expect(
+      checkRunTitle(summary("failure", { criteria: 5, blocking: 3, unmet: 2, abandoned: 1 }), {
+        invalid: 1,
+        drifted: 2,
+      }),
+    ).toBe(
+      "3 blocking of 5 criteria — 2 unmet, 1 abandoned, 1 invalid contract, 2 drifted contracts",
+    );
+    expect(checkRunTitle(summary("success", { criteria: 3, met: 2, manual: 1 }))).toBe(
+      "2 of 3 criteria met, 1 manual — nothing blocks",
+    );
+  });
+
+  it("the marker cannot close its HTML comment early", () => {
+    expect(commentMarker("Contract Gate")).toBe("<!-- contract-gate:Contract Gate -->");
+    for (const name of ["a --> b", "a--->b", "a---->b", "x--!>y", "gate--"]) {
+      const marker = commentMarker(name);
+      expect(marker.slice(4, -3)).not.toContain("--");
+      expect(marker.endsWith(" -->")).toBe(true);
+    }
+    // Unchanged for the names earlier versions handled: existing comments are still found.
+    expect(commentMarker("a--b")).toBe("<!-- contract-gate:a- -b -->");
+  });
+});
+
+// ------------------------------------------------------------------ runAction in-process
+
+interface FakeIO extends ActionIO {
+  log: string[];
+  failed: string[];
+  warnings: string[];
+  outputs: Record<string, string>;
+  annotations: Array<{ message: string; file: string; line: number }>;
+  summary: string;
+}
+
+function fakeIO(inputs: Record<string, string>): FakeIO {
+  const io: FakeIO = {
+    log: [],
+    failed: [],
+    warnings: [],
+    outputs: {},
+    annotations: [],
+    summary: "",
+    getInput: (n) => inputs[n] ?? "",
+    setOutput: (n, v) => {
+      io.outputs[n] = String(v);
+    },
+    setFailed: (m) => io.failed.push(m),
+    info: (m) => io.log.push(m),
+    warning: (m) => io.warnings.push(m),
+    errorAt: (message, at) => io.annotations.push({ message, file: at.file, line: at.line }),
+    setSecret: () => {},
+    writeSummary: async (md) => {
+      io.summary += md;
+    },
+    untrusted: (t) => io.log.push(t),
+  };
+  return io;
+}
+
+function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: string[] } {
+  const calls: string[] = [];
+  const api: GitHubApi & { calls: string[] } = {
+    calls,
+    getPull: async () => {
+      throw new Error("not used");
+    },
+    listPullFiles: async () => {
+      calls.push("listPullFiles");
+      return [{ path: oraclePath("c"), status: "added" }];
+    },
+    startCheckRun: async () => {
+      calls.push("startCheckRun");
+      return { id: 1, htmlUrl: "https://github.com/acme/widgets/runs/1" };
+    },
+    completeCheckRun: async (_id, args) => {
+      calls.push(`completeCheckRun ${args.conclusion}`);
+    },
+    findStickyComment: async () => undefined,
+    upsertStickyComment: async () => {
+      calls.push("upsertStickyComment");
+      return { action: "created", url: "https://c", deletedDuplicates: 0 };
+    },
+    ...overrides,
+  };
+  return api;
+}
+
+async function inProcess(
+  contractText: string,
+  api: GitHubApi,
+  opts: { fork?: boolean; inputs?: Record<string, string> } = {},
+) {
+  const repo = await makeRepo({ base: {}, head: { [oraclePath("c")]: contractText } });
+  const temp = scratch();
+  const eventPath = join(temp, "event.json");
+  const payload = examplePayload("pull_request", "synchronize", {
+    owner: "acme",
+    repo: "widgets",
+    number: 7,
+    headSha: repo.head,
+    baseSha: repo.base,
+    fork: opts.fork ?? false,
+  });
+  payload.pull_request.changed_files = 1;
+  writeFileSync(eventPath, JSON.stringify(payload));
+  const io = fakeIO({ "github-token": "tok", ...opts.inputs });
+  await runAction({
+    io,
+    env: {
+      PATH: process.env.PATH,
+      GITHUB_EVENT_NAME: "pull_request",
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: "acme/widgets",
+      GITHUB_WORKSPACE: repo.dir,
+      RUNNER_TEMP: temp,
+    },
+    github: () => api,
+  });
+  return io;
+}
+
+const RED = oracleContract("c", [{ title: "fails", check: "echo nope", expect: "MARKER" }]);
+const GREEN = oracleContract("c", [{ title: "passes", check: "echo OK", expect: "OK" }]);
+
+describe("runAction (in-process, fake API)", () => {
+  it("a reporting failure is a warning, never a verdict change", async () => {
+    const api = fakeApi({
+      completeCheckRun: async () => {
+        throw new GitHubApiError("PATCH failed with 500", 500, "PATCH x");
+      },
+      upsertStickyComment: async () => {
+        throw new GitHubApiError("POST failed with 422", 422, "POST y");
+      },
+    });
+    const red = await inProcess(RED, api);
+    expect(red.outputs.conclusion).toBe("failure");
+    expect(red.failed).toEqual([expect.stringContaining("1 blocking of 1 criteria")]);
+    expect(red.warnings).toEqual([
+      expect.stringContaining("could not complete the check run: PATCH failed with 500"),
+      expect.stringContaining("could not update the PR comment: POST failed with 422"),
+    ]);
+    // Not a permission problem: no fallback annotations.
+    expect(red.annotations).toEqual([]);
+
+    const green = await inProcess(GREEN, fakeApi({ completeCheckRun: api.completeCheckRun }));
+    expect(green.outputs.conclusion).toBe("success");
+    expect(green.failed).toEqual([]);
+  });
+
+  it("a 403 on the check run: the fallback annotations, no comment attempted", async () => {
+    const api = fakeApi({
+      startCheckRun: async () => {
+        throw new GitHubApiError("POST failed with 403", 403, "POST x");
+      },
+    });
+    const io = await inProcess(RED, api);
+    expect(api.calls).toEqual(["listPullFiles"]);
+    expect(io.annotations).toEqual([
+      { message: expect.stringContaining("marker absent"), file: oraclePath("c"), line: 9 },
+    ]);
+    expect(io.warnings.at(-1)).toContain("two-stage setup");
+    expect(io.outputs["check-run-id"]).toBe("");
+    expect(io.summary).toContain("Contract Gate: failure");
+  });
+
+  it("the fallback annotates 10 when the step will not fail, 9 when its own error must fit", async () => {
+    const twelve = oracleContract(
+      "c",
+      Array.from({ length: 12 }, (_, i) => ({ title: `t${i}`, check: "echo no", expect: "M" })),
+    );
+    const forbidden = () =>
+      fakeApi({
+        startCheckRun: async () => {
+          throw new GitHubApiError("POST failed with 403", 403, "POST x");
+        },
+      });
+    const passing = await inProcess(twelve, forbidden(), {
+      inputs: { "fail-on-blocking": "false" },
+    });
+    expect(passing.annotations).toHaveLength(10);
+    expect(passing.failed).toEqual([]);
+    const failing = await inProcess(twelve, forbidden());
+    expect(failing.annotations).toHaveLength(9);
+    expect(failing.failed).toHaveLength(1);
+    expect(failing.warnings.at(-1)).toContain("9 of 12 blocking problems are annotated");
+  });
+
+  it("a fork's 403 under pull_request gives one warning, not two", async () => {
+    const api = fakeApi({
+      startCheckRun: async () => {
+        throw new GitHubApiError("POST failed with 403", 403, "POST x");
+      },
+    });
+    const io = await inProcess(RED, api, { fork: true });
+    expect(io.warnings).toHaveLength(1);
+    expect(io.warnings[0]).toContain("read-only");
+  });
+
+  it("comment: on-failure, green, no earlier comment: looks, posts nothing", async () => {
+    const api = fakeApi();
+    const io = await inProcess(GREEN, api, { inputs: { comment: "on-failure" } });
+    expect(api.calls).toEqual(["listPullFiles", "startCheckRun", "completeCheckRun success"]);
+    expect(io.outputs["comment-url"]).toBe("");
+  });
+});
+
+// ------------------------------------------------------------------ harness parsers
+
+describe("e2e harness parsers", () => {
+  it("parseOutputFile reads @actions/core's heredoc format", () => {
+    expect(
+      parseOutputFile(
+        "conclusion<<ghadelimiter_1\nsuccess\nghadelimiter_1\nmulti<<EOF\na\nb\nEOF\nplain=1\n",
+      ),
+    ).toEqual({ conclusion: "success", multi: "a\nb", plain: "1" });
+    expect(() => parseOutputFile("x<<EOF\nnever closed\n")).toThrow(/unterminated/);
+  });
+
+  it("workflowCommands parses like the runner: leading spaces, legacy ##[, stop-commands", () => {
+    const out = [
+      "::warning::w",
+      "   ::error file=a.md,line=3,title=t%3Ax::e%0Af",
+      "text ##[set-output name=x]y",
+      "::stop-commands::tok",
+      "::error::hidden",
+      "x ##[error]hidden",
+      "::TOK::",
+      "::notice::after",
+      "::unknown::ignored",
+      "plain text",
+    ].join("\n");
+    const cmds = workflowCommands(out);
+    expect(cmds.map((c) => [c.command, c.data])).toEqual([
+      ["warning", "w"],
+      ["error", "e\nf"],
+      ["set-output", "y"],
+      ["notice", "after"],
+    ]);
+    expect(cmds[1]!.properties).toEqual({ file: "a.md", line: "3", title: "t:x" });
+    expect(stoppedLines(out)).toEqual(["::error::hidden", "x ##[error]hidden"]);
+  });
+});
