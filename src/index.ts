@@ -1,14 +1,20 @@
-import { coreIO } from "./action/core-io.js";
+import { coreIO, corePostIO, isPostStep, markMainStep } from "./action/core-io.js";
 import { runAction } from "./action/main.js";
+import { runPost } from "./action/post.js";
 import { createGitHubApi } from "./github/adapter.js";
 import { createOctokit } from "./github/client.js";
+import type { RepoRef } from "./github/types.js";
 
-// The action entry point: run() and nothing else. Any unexpected error still fails the step.
-runAction({
-  io: coreIO(),
-  env: process.env,
-  github: (token, repo, baseUrl) => createGitHubApi(createOctokit({ token, baseUrl }), repo, {}),
-}).catch((e: unknown) => {
+// The action entry point: the main step runs the gate; the post step (which
+// also runs after a cancellation) completes a check run the gate left open.
+const github = (token: string, repo: RepoRef, baseUrl: string) =>
+  createGitHubApi(createOctokit({ token, baseUrl }), repo, {});
+
+const step = isPostStep()
+  ? runPost(corePostIO(), process.env, github)
+  : (markMainStep(), runAction({ io: coreIO(), env: process.env, github }));
+
+step.catch((e: unknown) => {
   process.exitCode = 1;
   process.stdout.write(`::error::contract-gate failed unexpectedly: ${(e as Error).message}\n`);
 });

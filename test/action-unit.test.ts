@@ -11,6 +11,7 @@ import { isUntrusted, type RunnerEnv, readRunnerEnv, resolveTarget } from "../sr
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "../src/action/git.js";
 import { INPUT_DEFAULTS, parseInputs } from "../src/action/inputs.js";
 import { type ActionIO, runAction } from "../src/action/main.js";
+import { runPost } from "../src/action/post.js";
 import { selectChanged } from "../src/action/select.js";
 import {
   type Annotation,
@@ -495,6 +496,7 @@ interface FakeIO extends ActionIO {
   outputs: Record<string, string>;
   annotations: Array<{ message: string; file: string; line: number }>;
   summary: string;
+  state: Record<string, string>;
 }
 
 function fakeIO(inputs: Record<string, string>): FakeIO {
@@ -505,6 +507,7 @@ function fakeIO(inputs: Record<string, string>): FakeIO {
     outputs: {},
     annotations: [],
     summary: "",
+    state: {},
     getInput: (n) => inputs[n] ?? "",
     setOutput: (n, v) => {
       io.outputs[n] = String(v);
@@ -518,6 +521,9 @@ function fakeIO(inputs: Record<string, string>): FakeIO {
       io.summary += md;
     },
     untrusted: (t) => io.log.push(t),
+    saveState: (n, v) => {
+      io.state[n] = v;
+    },
   };
   return io;
 }
@@ -703,5 +709,36 @@ describe("e2e harness parsers", () => {
     ]);
     expect(cmds[1]!.properties).toEqual({ file: "a.md", line: "3", title: "t:x" });
     expect(stoppedLines(out)).toEqual(["::error::hidden", "x ##[error]hidden"]);
+  });
+});
+
+// ------------------------------------------------------------------ post step
+
+describe("runPost", () => {
+  const calls: Array<{ id: number; conclusion: string }> = [];
+  const api = {
+    completeCheckRun: async (id: number, args: { conclusion: string }) => {
+      calls.push({ id, conclusion: args.conclusion });
+    },
+  } as unknown as GitHubApi;
+  const postIO = (state: Record<string, string>) => ({
+    getInput: () => "token",
+    getState: (n: string) => state[n] ?? "",
+    info: () => {},
+    warning: () => {},
+  });
+  const env = { GITHUB_REPOSITORY: "o/r", GITHUB_API_URL: "http://127.0.0.1:9" };
+
+  it("completes a check run the main step left in progress as cancelled, never as a pass", async () => {
+    calls.length = 0;
+    await runPost(postIO({ "check-run-id": "42" }), env, () => api);
+    expect(calls).toEqual([{ id: 42, conclusion: "cancelled" }]);
+  });
+
+  it("leaves completed runs, and runs never started, alone", async () => {
+    calls.length = 0;
+    await runPost(postIO({ "check-run-id": "42", "check-run-completed": "true" }), env, () => api);
+    await runPost(postIO({}), env, () => api);
+    expect(calls).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { INPUT_DEFAULTS } from "../src/action/inputs.js";
 
 const action = parse(readFileSync("action.yml", "utf8")) as {
-  runs: { using: string; main: string };
+  runs: { using: string; main: string; post: string };
   inputs: Record<string, { description: string; default?: string }>;
   outputs: Record<string, { description: string }>;
   branding: { icon: string; color: string };
@@ -43,7 +43,7 @@ const OUTPUTS = [
 
 describe("action.yml", () => {
   it("runs the committed bundle on node24", () => {
-    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/index.js" });
     expect(action.branding.icon).toBeTruthy();
   });
 

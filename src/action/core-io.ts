@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as core from "@actions/core";
 import type { ActionIO } from "./main.js";
+import type { PostIO } from "./post.js";
 
 /** The one place that talks to the runner through @actions/core. */
 export function coreIO(): ActionIO {
@@ -16,6 +17,7 @@ export function coreIO(): ActionIO {
     writeSummary: async (markdown) => {
       await core.summary.addRaw(markdown, true).write();
     },
+    saveState: (name, value) => core.saveState(name, value),
     untrusted: (text) => {
       // Between stop-commands and a fresh random token, nothing a contract or a
       // command printed can be read as a workflow command (::set-output, ::add-mask, ...).
@@ -25,4 +27,22 @@ export function coreIO(): ActionIO {
       core.info(`::${token}::`);
     },
   };
+}
+
+export function corePostIO(): PostIO {
+  return {
+    getInput: (name) => core.getInput(name),
+    getState: (name) => core.getState(name),
+    info: (message) => core.info(message),
+    warning: (message) => core.warning(message),
+  };
+}
+
+/** actions/checkout's idiom: the main step marks the state, so the post step knows it is the post step. */
+export function isPostStep(): boolean {
+  return core.getState("isPost") === "true";
+}
+
+export function markMainStep(): void {
+  core.saveState("isPost", "true");
 }

@@ -33,6 +33,8 @@ export interface ActionIO {
   writeSummary(markdown: string): Promise<void>;
   /** Log text that came from contracts or command output, so it cannot start workflow commands. */
   untrusted(text: string): void;
+  /** State for the post step (see post.ts). */
+  saveState(name: string, value: string): void;
 }
 
 export interface ActionDeps {
@@ -162,6 +164,8 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
       externalId,
       detailsUrl,
     });
+    // If the job is cancelled or crashes from here on, the post step completes the run.
+    io.saveState("check-run-id", String(checkRun.id));
   } catch (e) {
     apiClosed = isForbidden(e);
     if (!(apiClosed && forkPullRequest)) {
@@ -228,6 +232,7 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
           annotations,
         },
       });
+      io.saveState("check-run-completed", "true");
     } catch (e) {
       apiClosed ||= isForbidden(e);
       io.warning(`contract-gate: could not complete the check run: ${(e as Error).message}`);

@@ -285,7 +285,7 @@ export function createGitHubApi(
 
   async function completeCheckRun(
     id: number,
-    args: { conclusion: "success" | "failure" | "neutral"; output: CheckRunOutput },
+    args: { conclusion: "success" | "failure" | "neutral" | "cancelled"; output: CheckRunOutput },
   ): Promise<void> {
     const endpoint = `PATCH ${root}/check-runs/${id}`;
     const subject = `check run ${id} in ${full}`;

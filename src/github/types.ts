@@ -100,7 +100,7 @@ export interface GitHubApi {
    */
   completeCheckRun(
     id: number,
-    args: { conclusion: "success" | "failure" | "neutral"; output: CheckRunOutput },
+    args: { conclusion: "success" | "failure" | "neutral" | "cancelled"; output: CheckRunOutput },
   ): Promise<void>;
   /** The sticky comment in `issueNumber` whose body contains `marker` (see StickyCommentRequest). */
   findStickyComment(
