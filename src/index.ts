@@ -10,11 +10,13 @@ import type { RepoRef } from "./github/types.js";
 const github = (token: string, repo: RepoRef, baseUrl: string) =>
   createGitHubApi(createOctokit({ token, baseUrl }), repo, {});
 
-const step = isPostStep()
-  ? runPost(corePostIO(), process.env, github)
-  : (markMainStep(), runAction({ io: coreIO(), env: process.env, github }));
+function step(): Promise<void> {
+  if (isPostStep()) return runPost(corePostIO(), process.env, github);
+  markMainStep();
+  return runAction({ io: coreIO(), env: process.env, github });
+}
 
-step.catch((e: unknown) => {
+step().catch((e: unknown) => {
   process.exitCode = 1;
   process.stdout.write(`::error::contract-gate failed unexpectedly: ${(e as Error).message}\n`);
 });
