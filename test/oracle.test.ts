@@ -3,33 +3,16 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { evidenceLine, runOracle } from "../src/checks/oracle.js";
-import type { CheckResult, ExecutionContext, FileService } from "../src/checks/types.js";
+import type { CheckResult, ExecutionContext } from "../src/checks/types.js";
 import type { Check, Marker } from "../src/model.js";
+import { regexFiles, stubFiles } from "./helpers/files-stub.js";
 import { tempDir } from "./helpers/tmp.js";
 
 type OracleCheck = Extract<Check, { type: "oracle" }>;
 
 const FIX = resolve(import.meta.dirname, "fixtures/process");
 
-/**
- * A FileService stub: these executors only use `matchText`, and plain RegExp
- * matching is enough here (the real service adds the time bound).
- */
-function stubFiles(matchText: FileService["matchText"]): FileService {
-  const unused = () => Promise.reject(new Error("not used by process checks"));
-  return {
-    matchText,
-    grep: unused,
-    contains: unused,
-    readLine: unused,
-    stats: () => ({ diskReads: 0, requests: 0, regexTimeouts: 0 }),
-    close: async () => {},
-  };
-}
-const files = stubFiles(async (text, source, flags) => ({
-  ok: true,
-  value: new RegExp(source, flags).test(text),
-}));
+const files = regexFiles;
 
 function context(over: Partial<ExecutionContext> = {}): ExecutionContext {
   return {
