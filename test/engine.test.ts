@@ -49,6 +49,43 @@ function find(contracts: ContractOutcome[], path: string, id: string) {
 const PLAN = ".planning/phase-1-contract.json";
 
 describe("runContracts", () => {
+  it("forgets cached file text between waves: wave 3 sees what wave 2's command wrote", async () => {
+    const { contracts } = await engine({
+      "notes.txt": "status: OLD\n",
+      ...planContract(1, [
+        // Wave 1 reads (and caches) the file.
+        {
+          id: "T1",
+          wave: 1,
+          verification: [
+            { type: "grep-match", path: "notes.txt", pattern: "OLD", expect: "present" },
+          ],
+        },
+        {
+          id: "T2",
+          wave: 2,
+          dependsOn: ["T1"],
+          verification: [bashExit("echo 'status: NEW' > notes.txt")],
+        },
+        {
+          id: "T3",
+          wave: 3,
+          dependsOn: ["T2"],
+          verification: [
+            { type: "grep-match", path: "notes.txt", pattern: "NEW", expect: "present" },
+            { type: "file-exists", path: "notes.txt", must_contain: "NEW" },
+          ],
+        },
+      ]),
+    });
+    expect(contracts[0]!.criteria.map((k) => [k.id, k.status])).toEqual([
+      ["T1.1", "met"],
+      ["T2.1", "met"],
+      ["T3.1", "met"],
+      ["T3.2", "met"],
+    ]);
+  });
+
   it("runs plan waves in order: wave 2 observes what wave 1 made", async () => {
     const { contracts, summary } = await engine(
       planContract(1, [

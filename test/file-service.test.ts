@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -321,5 +322,20 @@ describe("line matching (the worker's fast path)", () => {
   it("detects lookarounds, not named groups", () => {
     expect(["a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b"].every(hasLookaround)).toBe(true);
     expect(["(?<name>a)", "(?:a)", "a"].some(hasLookaround)).toBe(false);
+  });
+});
+
+describe("file service: invalidate", () => {
+  it("serves cached text until invalidated, then reads the file again", async () => {
+    const at = tree({ "n.txt": "OLD\n" });
+    const s = service({ idleReleaseMs: 60_000 });
+    expect(await s.contains(at("n.txt"), "OLD")).toEqual({ ok: true, value: true });
+    writeFileSync(at("n.txt"), "NEW\n");
+    // Cached: the change is not seen (one read per run is the point of the cache).
+    expect(await s.contains(at("n.txt"), "NEW")).toEqual({ ok: true, value: false });
+    expect(s.stats().diskReads).toBe(1);
+    await s.invalidate();
+    expect(await s.contains(at("n.txt"), "NEW")).toEqual({ ok: true, value: true });
+    expect(s.stats().diskReads).toBe(2);
   });
 });

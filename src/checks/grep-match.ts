@@ -9,6 +9,9 @@ type GrepMatchCheck = Extract<Check, { type: "grep-match" }>;
 /** Offending places listed in a failed `absent` check's detail. */
 export const MAX_LISTED_HITS = 10;
 
+/** How the file worker reports an entry that is no longer a regular file (it opens with O_NOFOLLOW). */
+const LEFT_THE_TREE = /^(ENOENT|ELOOP)\b|^not a regular file$/;
+
 /**
  * `grep-match`: whether some line of the files `path` names (a file, or a
  * glob over the working tree) matches `pattern`.
@@ -46,8 +49,7 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
   if (!listed.ok) return results.executionError(listed.error);
   const files = listed.files;
   const present = check.expect === "present";
-
-  if (files.length === 0) {
+  const noFiles = () => {
     const none = `no file matched ${check.path}`;
     return present
       ? results.unmet(none, listed.note)
@@ -55,7 +57,8 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
           `${none} — an absence check over no files proves nothing`,
           listed.note,
         );
-  }
+  };
+  if (files.length === 0) return noFiles();
 
   // One more than we list, to know whether there are more.
   const limit = present ? 1 : MAX_LISTED_HITS + 1;
@@ -65,9 +68,15 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
     limit,
   );
   if (!grep.ok) return results.executionError(grep.error);
-  const { hits, unreadable } = grep.value;
+  const { hits } = grep.value;
+  // A glob entry deleted since the listing, or replaced by a symlink (never
+  // followed) or by something other than a file, is not part of the tree.
+  const gone = listed.glob ? grep.value.unreadable.filter((u) => LEFT_THE_TREE.test(u.error)) : [];
+  const unreadable = grep.value.unreadable.filter((u) => !gone.includes(u));
+  const count = files.length - gone.length;
+  if (count === 0) return noFiles();
   const place = placeNamer(files);
-  const where = listed.glob ? `${files.length} ${plural(files.length, "file")}` : files[0]!.rel;
+  const where = listed.glob ? `${count} ${plural(count, "file")}` : files[0]!.rel;
   const unreadableDetail = () =>
     unreadable.map((u) => `${place({ file: u.file })}: ${u.error}`).join("\n");
 
@@ -75,7 +84,7 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
     if (hits.length > 0) return results.pass(`found at ${place(hits[0]!)}`);
     if (unreadable.length > 0) {
       return results.executionError(
-        `pattern not found, but ${unreadable.length} of ${files.length} files could not be read`,
+        `pattern not found, but ${unreadable.length} of ${count} files could not be read`,
         unreadableDetail(),
       );
     }
@@ -95,7 +104,7 @@ async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<
   }
   if (unreadable.length > 0) {
     return results.executionError(
-      `${unreadable.length} of ${files.length} files could not be read, so absence is unproven`,
+      `${unreadable.length} of ${count} files could not be read, so absence is unproven`,
       unreadableDetail(),
     );
   }

@@ -75,6 +75,8 @@ export interface FileService {
   readLine(file: string, line: number): Promise<RegexOutcome<LineRead>>;
   /** Counters for tests and diagnostics. */
   stats(): FileServiceStats;
+  /** Forget cached file contents (between waves: commands may have changed files). */
+  invalidate(): Promise<void>;
   close(): Promise<void>;
 }
 

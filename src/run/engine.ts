@@ -123,7 +123,9 @@ async function runContract(
     const waves = [...new Set(contract.criteria.map((k) => waveOf.get(k.group ?? "") ?? 0))].sort(
       (a, b) => a - b,
     );
-    for (const wave of waves) {
+    for (const [i, wave] of waves.entries()) {
+      // Commands of the previous wave may have changed files this wave reads.
+      if (i > 0) await ctx.files.invalidate();
       const inWave = contract.criteria.filter((k) => (waveOf.get(k.group ?? "") ?? 0) === wave);
       await Promise.all(inWave.map(runCriterion));
     }

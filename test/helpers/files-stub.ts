@@ -12,6 +12,7 @@ export function stubFiles(matchText: FileService["matchText"]): FileService {
     contains: unused,
     readLine: unused,
     stats: () => ({ diskReads: 0, requests: 0, regexTimeouts: 0 }),
+    invalidate: async () => {},
     close: async () => {},
   };
 }

@@ -18,6 +18,8 @@ export interface FileServiceSettings {
   cacheBytes?: number;
   /** Files larger than this are refused instead of read into memory, bytes. */
   maxFileBytes?: number;
+  /** An idle worker is stopped (its cache freed) after this long, milliseconds. */
+  idleReleaseMs?: number;
 }
 
 // Sized so that a typical tree (the benchmark's: 5,000 files, 100 MB) is read
@@ -30,11 +32,16 @@ const WORKER_HEAP_MB = 512;
 // Nearly everything the worker allocates is file text it keeps: a small young
 // generation costs little in copying and keeps tens of MB off the peak RSS.
 const WORKER_YOUNG_MB = 8;
+// Every byte the process holds makes each fork slower (spawning a command
+// took 20-90% longer with 100 MB cached), so a cache should not outlive the
+// burst of file checks that filled it by much.
+const DEFAULT_IDLE_RELEASE_MS = 500;
 
 type Request = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
 
 interface Job {
-  request: Request;
+  /** Absent for an invalidation: drop the worker and its cache at this point of the queue. */
+  request?: Request;
   /** `/source/flags` of the regex the request runs, for the timeout message. */
   regex?: string;
   resolve: (outcome: RegexOutcome<unknown>) => void;
@@ -45,7 +52,7 @@ interface Job {
  * files, fed one request at a time. The main thread times each request's
  * regex work and terminates the worker when it runs over, since a regex
  * cannot be interrupted from inside its own thread; the next request gets a
- * fresh worker (and an empty cache).
+ * fresh worker (and an empty cache). A worker left idle is stopped too.
  */
 export function createFileService(settings: FileServiceSettings): FileService {
   return new WorkerFileService(settings);
@@ -53,6 +60,8 @@ export function createFileService(settings: FileServiceSettings): FileService {
 
 class WorkerFileService implements FileService {
   readonly #timeoutMs: number;
+  readonly #idleReleaseMs: number;
+  #idle: NodeJS.Timeout | undefined;
   readonly #config: Omit<WorkerConfig, "clock">;
   #worker: Worker | undefined;
   #clock: BigInt64Array | undefined;
@@ -66,6 +75,7 @@ class WorkerFileService implements FileService {
 
   constructor(settings: FileServiceSettings) {
     this.#timeoutMs = settings.regexTimeoutMs;
+    this.#idleReleaseMs = settings.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
     this.#config = {
       cacheBytes: settings.cacheBytes ?? DEFAULT_CACHE_BYTES,
       maxFileBytes: settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -101,6 +111,19 @@ class WorkerFileService implements FileService {
     await this.#stop("the file service was closed");
   }
 
+  /**
+   * Forget every cached file: requests queued before this call still see the
+   * old cache, requests after it read from disk again. The engine calls it
+   * between waves, since a command of wave k may change what wave k+1 reads.
+   */
+  invalidate(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#queue.push({ resolve: () => resolve() });
+      this.#pump();
+    });
+  }
+
   #send<T>(request: Request, regex?: string): Promise<RegexOutcome<T>> {
     if (this.#stopped) return Promise.resolve({ ok: false, error: `stopped: ${this.#stopped}` });
     this.#stats.requests++;
@@ -117,8 +140,25 @@ class WorkerFileService implements FileService {
     if (this.#current || this.#stopped) return;
     const job = this.#queue.shift();
     if (!job) {
-      // Idle: an unref'd worker never keeps the process alive.
+      // Idle: an unref'd worker never keeps the process alive, and one idle
+      // for long is stopped.
       this.#worker?.unref();
+      if (this.#worker && this.#idle === undefined) {
+        this.#idle = setTimeout(() => {
+          this.#idle = undefined;
+          if (!this.#current && this.#queue.length === 0) void this.#kill();
+        }, this.#idleReleaseMs);
+        this.#idle.unref();
+      }
+      return;
+    }
+    clearTimeout(this.#idle);
+    this.#idle = undefined;
+    if (job.request === undefined) {
+      // Jobs run one at a time, so nothing is in flight here: the cache can go.
+      void this.#kill();
+      job.resolve({ ok: true, value: undefined });
+      this.#pump();
       return;
     }
     let worker: Worker;
@@ -134,7 +174,7 @@ class WorkerFileService implements FileService {
     Atomics.store(this.#clock!, 1, 0n);
     // While a request is pending someone awaits it: keep the process alive.
     worker.ref();
-    worker.postMessage({ ...job.request, id });
+    worker.postMessage({ ...job.request!, id });
     this.#arm(this.#timeoutMs);
   }
 
@@ -220,6 +260,7 @@ class WorkerFileService implements FileService {
     if (this.#stopped) return;
     this.#stopped = why;
     clearTimeout(this.#timer);
+    clearTimeout(this.#idle);
     const terminated = this.#kill();
     const pending = [...(this.#current ? [this.#current] : []), ...this.#queue.splice(0)];
     this.#current = undefined;
