@@ -30,10 +30,14 @@ export function buildCriteria(doc: JsonDocument, known: KnownResults = {}): Crit
     if (typeof taskId !== "string" || seenIds.has(taskId)) continue;
     seenIds.add(taskId);
     const taskIndex = task.path[1] as number;
-    for (const check of checks[t]!) {
+    const taskChecks = checks[t]!;
+    for (let k = 0; k < taskChecks.length; k++) {
+      const check = taskChecks[k]!;
       const data = schemaChecked(check, known.contract?.tasks[taskIndex]);
       if (data === undefined) continue;
-      const hasProblems = known.checked?.get(check.value) ?? checkProblems(doc, check).length > 0;
+      const hasProblems = known.flagged
+        ? known.flagged.has(check.value)
+        : checkProblems(doc, check).length > 0;
       if (hasProblems) continue;
       const index = (check.path[check.path.length - 1] as number) + 1;
       const location = doc.valueAt(check.path);
@@ -53,8 +57,8 @@ export function buildCriteria(doc: JsonDocument, known: KnownResults = {}): Crit
 export interface KnownResults {
   /** The schema's output for the whole document, when it passed. */
   contract?: PlanContractV1 | undefined;
-  /** Whether each check had check-level problems (from `ruleProblems`). */
-  checked?: ReadonlyMap<JsonObject, boolean> | undefined;
+  /** The checks with check-level problems, from `ruleProblems` run on the same `parts`. */
+  flagged?: ReadonlySet<JsonObject> | undefined;
   /** The document's tasks and checks, as `rawParts` lists them. */
   parts?: RawParts | undefined;
 }
@@ -78,16 +82,21 @@ export function checkTitle(check: CheckV1): string {
       return `file-exists ${check.path}`;
     case "grep-match":
       return `grep-match ${check.pattern} in ${check.path} (${check.expect})`;
-    case "command-exit":
-      return `command-exit ${[check.command, ...check.args].map(shellish).join(" ")}`;
+    case "command-exit": {
+      let title = `command-exit ${shellish(check.command)}`;
+      for (let i = 0; i < check.args.length; i++) title += ` ${shellish(check.args[i]!)}`;
+      return title;
+    }
     case "behavioral":
       return `behavioral: ${check.description}`;
   }
 }
 
+const NEEDS_QUOTES = /[\s"'\\]/u;
+
 /** Show an argument so word boundaries stay visible; quoting is for display only. */
 function shellish(arg: string): string {
-  return arg === "" || /[\s"'\\]/u.test(arg) ? JSON.stringify(arg) : arg;
+  return arg === "" || NEEDS_QUOTES.test(arg) ? JSON.stringify(arg) : arg;
 }
 
 /** snake_case JSON → the camelCase model, optional keys only when present. */
@@ -111,7 +120,7 @@ export function toModelCheck(check: CheckV1, location: Location): Check {
         type: "command-exit",
         location,
         command: check.command,
-        args: [...check.args],
+        args: check.args.slice(),
         expectedExit: check.expected_exit,
         timeoutMs: check.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       };

@@ -15,13 +15,28 @@ import {
  * object's keys and optional keys are exactly the schema's). When it says
  * no, zod runs and words the problems, so nothing is lost.
  *
- * Why not just zod: on a valid contract zod's cost is mostly warm-up, paid
- * again in every process and worker thread; these few small functions are
+ * Why not just zod: a CLI run validates each contract once, so zod's cost
+ * there is mostly its own warm-up (a generated validator per object shape,
+ * run interpreted until V8 optimises it); these few small functions are
  * cheap from the first call.
  */
-export function conformsToSchema(value: unknown): value is PlanContractV1 {
-  return matches(value, ROOT);
+export function conformsToSchema(
+  value: unknown,
+  counted?: { keys: number },
+): value is PlanContractV1 {
+  // for-in below would also list enumerable keys inherited from a polluted
+  // Object.prototype: then say nothing, and let zod decide.
+  for (const _ in EMPTY) return false;
+  keysSeen = 0;
+  const conforms = matches(value, ROOT);
+  // Every object was walked key by key: the count the duplicate-key test needs comes free.
+  if (counted !== undefined) counted.keys = conforms ? keysSeen : -1;
+  return conforms;
 }
+
+/** Keys of all objects matched so far by the current `conformsToSchema` call. */
+let keysSeen = 0;
+const EMPTY = {};
 
 type Test = (value: unknown) => boolean;
 
@@ -29,6 +44,8 @@ type Test = (value: unknown) => boolean;
 export interface ObjectRule {
   required: Readonly<Record<string, Test>>;
   optional: Readonly<Record<string, Test>>;
+  /** Both, by key, with whether the key is required. */
+  keys: ReadonlyMap<string, { test: Test; required: boolean }>;
   requiredCount: number;
 }
 
@@ -36,7 +53,10 @@ function strict(
   required: Readonly<Record<string, Test>>,
   optional: Readonly<Record<string, Test>> = {},
 ): ObjectRule {
-  return { required, optional, requiredCount: Object.keys(required).length };
+  const keys = new Map<string, { test: Test; required: boolean }>();
+  for (const [key, test] of Object.entries(required)) keys.set(key, { test, required: true });
+  for (const [key, test] of Object.entries(optional)) keys.set(key, { test, required: false });
+  return { required, optional, keys, requiredCount: Object.keys(required).length };
 }
 
 const isString: Test = (v) => typeof v === "string";
@@ -70,13 +90,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function matches(value: unknown, rule: ObjectRule): boolean {
   if (!isPlainObject(value)) return false;
   let required = 0;
-  for (const key of Object.keys(value)) {
-    let test: Test | undefined;
-    if (Object.hasOwn(rule.required, key)) {
-      test = rule.required[key];
-      required++;
-    } else if (Object.hasOwn(rule.optional, key)) test = rule.optional[key];
-    if (test === undefined || !test(value[key])) return false;
+  // for-in lists own keys only: Object.prototype was seen to have no enumerable key.
+  for (const key in value) {
+    keysSeen++;
+    const known = rule.keys.get(key);
+    if (known === undefined || !known.test(value[key])) return false;
+    if (known.required) required++;
   }
   return required === rule.requiredCount;
 }

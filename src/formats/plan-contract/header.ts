@@ -49,7 +49,11 @@ export function buildHeader(
   if (planPhase !== undefined) header.planPath = siblingPlanPath(path, planPhase);
 
   const tasks: PlanTaskSummary[] = [];
-  for (const task of parts.tasks) {
+  // Indexed loops here and in the rules: they run for every task of every
+  // contract, mostly before the JIT has optimised them, when for-of pays for
+  // an iterator and a result object per step.
+  for (let t = 0; t < parts.tasks.length; t++) {
+    const task = parts.tasks[t]!;
     const id = field(task.value, "id");
     const title = field(task.value, "title");
     const wave = field(task.value, "wave");
@@ -65,7 +69,15 @@ export function buildHeader(
 
 /** The string entries of a list (none when it is not a list). */
 function strings(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  let all = true;
+  for (let i = 0; i < list.length && all; i++) all = typeof list[i] === "string";
+  // Usually every entry is a string: copy at the exact size instead of growing by push.
+  if (all) return list.slice() as string[];
   const out: string[] = [];
-  if (Array.isArray(list)) for (const value of list) if (typeof value === "string") out.push(value);
+  for (let i = 0; i < list.length; i++) {
+    const value: unknown = list[i];
+    if (typeof value === "string") out.push(value);
+  }
   return out;
 }

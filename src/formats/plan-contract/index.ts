@@ -5,10 +5,11 @@ import { buildCriteria } from "./criteria.js";
 import { conformsToSchema } from "./fast-schema.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
-import { parseJsonDocument } from "./json-document.js";
+import { type JsonParseResult, parseJsonFull, parseJsonUnchecked } from "./json-document.js";
+import { countParsedKeys } from "./json-scan.js";
 import { rawParts } from "./raw.js";
-import { type CheckedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
-import { PlanContractSchema } from "./schema.js";
+import { type FlaggedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
+import { PlanContractSchema, type PlanContractV1 } from "./schema.js";
 import { type SchemaResult, schemaProblems } from "./schema-problems.js";
 
 export { formatPath, type JsonPath } from "./json-path.js";
@@ -36,35 +37,56 @@ export function parsePlanContract(
   if (typeof text !== "string") return result(path, emptyHeader(path), [], [text]);
 
   const fast = options.fast !== false;
-  const parsed = parseJsonDocument(path, text, { fast });
-  const doc = parsed.document;
-  if (doc === undefined) return result(path, emptyHeader(path), [], parsed.problems);
+  const { parsed, conforms } = fast
+    ? parseFast(path, text)
+    : { parsed: undefined, conforms: false };
+  const { document: doc, problems: jsonProblems } = parsed ?? parseJsonFull(path, text);
+  if (doc === undefined) return result(path, emptyHeader(path), [], jsonProblems);
 
   const phaseDigits = phaseDigitsFromName(path);
   const parts = rawParts(doc.value);
   const header = buildHeader(doc, path, phaseDigits, parts);
   const version = unsupportedVersion(doc);
-  if (version) return result(path, header, [], [...parsed.problems, version]);
+  if (version) return result(path, header, [], [...jsonProblems, version]);
 
   // Each stage's work is shared, never repeated: the schema runs once (the
   // criteria reuse its output when the whole contract passes), and each
   // check's rule problems are found once (the criteria only ask whether any).
-  const schema: SchemaResult =
-    fast && conformsToSchema(doc.value)
-      ? { success: true, data: doc.value }
-      : PlanContractSchema.safeParse(doc.value);
-  const checked: CheckedChecks = new Map();
+  const schema: SchemaResult = conforms
+    ? { success: true, data: doc.value as PlanContractV1 }
+    : PlanContractSchema.safeParse(doc.value);
+  const flagged: FlaggedChecks = new Set();
   const problems = [
-    ...parsed.problems,
+    ...jsonProblems,
     ...schemaProblems(doc, schema),
-    ...ruleProblems(doc, phaseDigits, checked, parts),
+    ...ruleProblems(doc, phaseDigits, flagged, parts),
   ];
   const criteria = buildCriteria(doc, {
     contract: schema.success ? schema.data : undefined,
-    checked,
+    flagged,
     parts,
   });
   return result(path, header, criteria, problems);
+}
+
+/**
+ * The fast JSON path with its duplicate-key test folded into the schema
+ * conformance test (which walks every key anyway); undefined when the text
+ * needs the full parser. `conforms`: the value passed the quick schema test.
+ */
+function parseFast(
+  path: string,
+  text: string,
+): { parsed: JsonParseResult | undefined; conforms: boolean } {
+  const unchecked = parseJsonUnchecked(path, text);
+  if (unchecked === undefined) return { parsed: undefined, conforms: false };
+  const { document, keyCount } = unchecked;
+  const counted = { keys: 0 };
+  const conforms = conformsToSchema(document.value, counted);
+  const keys = conforms ? counted.keys : countParsedKeys(document.value);
+  // A duplicate key: the full parser finds and places it (and the schema then runs in full).
+  if (keys !== keyCount) return { parsed: undefined, conforms: false };
+  return { parsed: { document, problems: [] }, conforms };
 }
 
 function result(

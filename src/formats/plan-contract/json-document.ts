@@ -118,22 +118,45 @@ class TapeLocator implements Locator {
     return this.scan.tape;
   }
 
-  valueAt(path: JsonPath): Location {
-    let entry = 0;
-    for (const segment of path) {
-      const next = this.child(entry, segment);
-      if (next === -1) break;
-      entry = next;
+  /**
+   * The last walk: its segments, and the entry each prefix led to. Positions
+   * are asked for in document order, so most walks share all but their last
+   * step with the one before.
+   */
+  private readonly walkedSegments: (string | number)[] = [];
+  private readonly walkedEntries: number[] = [];
+  private walkedLength = 0;
+
+  /**
+   * Walk the first `length` segments of `path` as far as they exist; returns
+   * how many steps succeeded (`walkedEntries[k]` is the value after k+1
+   * steps). Steps shared with the previous walk are not taken again.
+   */
+  private walk(path: JsonPath, length: number): number {
+    const segments = this.walkedSegments;
+    const entries = this.walkedEntries;
+    let k = 0;
+    while (k < length && k < this.walkedLength && path[k] === segments[k]) k++;
+    let entry = k === 0 ? 0 : entries[k - 1]!;
+    for (; k < length; k++) {
+      entry = this.child(entry, path[k]!);
+      if (entry === -1) break;
+      entries[k] = entry;
+      segments[k] = path[k]!;
     }
-    return this.at(entry);
+    this.walkedLength = k;
+    return k;
+  }
+
+  valueAt(path: JsonPath): Location {
+    const steps = this.walk(path, path.length);
+    return this.at(steps === 0 ? 0 : this.walkedEntries[steps - 1]!);
   }
 
   keyAt(path: JsonPath, last: string): Location | undefined {
-    let entry = 0;
-    for (let i = 0; i < path.length - 1; i++) {
-      entry = this.child(entry, path[i]!);
-      if (entry === -1) return undefined;
-    }
+    const parent = path.length - 1;
+    if (this.walk(path, parent) < parent) return undefined;
+    const entry = parent === 0 ? 0 : this.walkedEntries[parent - 1]!;
     if (!isObjectEntry(this.tape, entry)) return undefined;
     const value = this.child(entry, last);
     return value === -1 ? undefined : this.at(keyEntryOf(value));
@@ -166,7 +189,8 @@ const PARSE_OPTIONS = {
  * Parse contract text as strict JSON. A syntax error yields one `json-syntax`
  * problem and no document (everything after it would be guesswork); duplicate
  * keys yield `json-duplicate-key` problems but the document is kept, with the
- * last value winning as in `JSON.parse`.
+ * last value winning as in `JSON.parse`. Text without either takes
+ * `parseJsonFast`; `{ fast: false }` forces the full parser (tests compare them).
  */
 export function parseJsonDocument(
   path: string,
@@ -194,6 +218,22 @@ function locationsIn(path: string, text: string): (offset: number) => Location {
  * `parseJsonFull`, so every problem is still found, worded and placed by it.
  */
 export function parseJsonFast(path: string, text: string): JsonParseResult | undefined {
+  const parsed = parseJsonUnchecked(path, text);
+  if (parsed === undefined || parsed.keyCount !== countParsedKeys(parsed.document.value)) {
+    return undefined;
+  }
+  return { document: parsed.document, problems: [] };
+}
+
+/**
+ * `parseJsonFast` before its duplicate-key test, for a caller that counts
+ * the value's keys on a walk it makes anyway: the text has no duplicate key
+ * exactly when `keyCount` equals `countParsedKeys(document.value)`.
+ */
+export function parseJsonUnchecked(
+  path: string,
+  text: string,
+): { document: JsonDocument; keyCount: number } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -201,9 +241,9 @@ export function parseJsonFast(path: string, text: string): JsonParseResult | und
     return undefined;
   }
   const scan = scanJson(text, MAX_JSON_DEPTH);
-  if (scan === undefined || scan.keyCount !== countParsedKeys(value)) return undefined;
+  if (scan === undefined) return undefined;
   const tree = new TapeLocator(path, text, scan);
-  return { document: new JsonDocument(path, value, tree), problems: [] };
+  return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount };
 }
 
 /** jsonc-parser's full syntax tree: exact errors and every duplicate key, with positions. */

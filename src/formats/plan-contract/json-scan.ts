@@ -105,6 +105,8 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
   // Valid JSON has no raw line break inside a string: every LF is seen here.
   let line = 1;
   let lineStart = 0;
+  /** The first backslash at or after the current key (found natively, kept until passed). */
+  let backslash = text.indexOf("\\");
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
@@ -159,7 +161,8 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
     if (c === QUOTE) {
       const end = stringEnd(text, i);
       if (expectKey) {
-        tape[size + KIND] = hasBackslash(text, i + 1, end) ? ESCAPED_KEY : KEY;
+        if (backslash !== -1 && backslash < i) backslash = text.indexOf("\\", i);
+        tape[size + KIND] = backslash !== -1 && backslash < end ? ESCAPED_KEY : KEY;
         tape[size + EXTRA] = end;
         keyCount++;
         expectKey = false;
@@ -212,20 +215,12 @@ function stringEnd(text: string, start: number): number {
   return text.length;
 }
 
-function hasBackslash(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (text.charCodeAt(k) === BACKSLASH) return true;
-  return false;
-}
-
-/** Where an entry starts: its offset, 1-based line and the offset its line starts at. */
-export function entryOffset(tape: Int32Array, entry: number): number {
-  return tape[entry * STRIDE + OFFSET]!;
-}
-
+/** The 1-based line an entry starts on. */
 export function entryLine(tape: Int32Array, entry: number): number {
   return tape[entry * STRIDE + LINE]!;
 }
 
+/** The 1-based column (in UTF-16 units, as `LineIndex` counts) an entry starts at. */
 export function entryColumn(tape: Int32Array, entry: number): number {
   return tape[entry * STRIDE + OFFSET]! - tape[entry * STRIDE + LINE_START]! + 1;
 }

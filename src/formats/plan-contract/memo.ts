@@ -4,6 +4,7 @@ import { regexError } from "../regex.js";
 /** Strings longer than this are not remembered: memory stays bounded by `MAX_ENTRIES` small keys. */
 const MAX_KEY_LENGTH = 256;
 const MAX_ENTRIES = 4096;
+const NONE: unique symbol = Symbol("none");
 
 /**
  * Remember a pure function of a string. Contracts repeat the same paths and
@@ -11,14 +12,15 @@ const MAX_ENTRIES = 4096;
  * file, so most answers are a map lookup. The cache is dropped whole when full.
  */
 export function memoize<R>(fn: (s: string) => R): (s: string) => R {
-  const cache = new Map<string, R>();
+  // `undefined` answers (the common "nothing wrong") are stored as NONE, so one lookup decides.
+  const cache = new Map<string, R | typeof NONE>();
   return (s) => {
     if (s.length > MAX_KEY_LENGTH) return fn(s);
     const hit = cache.get(s);
-    if (hit !== undefined || cache.has(s)) return hit as R;
+    if (hit !== undefined) return hit === NONE ? (undefined as R) : hit;
     if (cache.size >= MAX_ENTRIES) cache.clear();
     const value = fn(s);
-    cache.set(s, value);
+    cache.set(s, value === undefined ? NONE : value);
     return value;
   };
 }

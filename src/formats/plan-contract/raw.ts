@@ -39,11 +39,20 @@ export function stringEntries(obj: JsonObject, key: string, base: JsonPath): Loc
 export function objectEntries(obj: JsonObject, key: string, base: JsonPath): Located<JsonObject>[] {
   const list = field(obj, key);
   if (!Array.isArray(list)) return [];
+  // Plain loop and exact-size paths: tasks and checks are listed for every document.
   const out: Located<JsonObject>[] = [];
-  list.forEach((value, i) => {
-    if (isObject(value)) out.push({ value, path: [...base, key, i] });
-  });
+  for (let i = 0; i < list.length; i++) {
+    const value: unknown = list[i];
+    if (isObject(value)) out.push({ value, path: childPath(base, key, i) });
+  }
   return out;
+}
+
+/** `[...base, key, index]`, allocated at its final size. */
+function childPath(base: JsonPath, key: string, index: number): JsonPath {
+  if (base.length === 0) return [key, index];
+  if (base.length === 2) return [base[0]!, base[1]!, key, index];
+  return [...base, key, index];
 }
 
 /** A string field with its path, or undefined when absent or not a string. */

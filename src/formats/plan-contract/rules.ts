@@ -26,19 +26,23 @@ export function unsupportedVersion(doc: JsonDocument): Problem | undefined {
   );
 }
 
-/** For each check object the rules saw: whether it has any check-level problem. */
-export type CheckedChecks = Map<JsonObject, boolean>;
+/**
+ * The checks (of `parts`) that have check-level problems: every other check
+ * of `parts` was looked at and has none. Usually empty, so it costs nothing.
+ */
+export type FlaggedChecks = Set<JsonObject>;
 
 /**
  * Every rule of the format, run on the raw JSON so schema errors elsewhere
- * hide nothing. `checked`, when given, records which checks had problems, so
- * the criteria builder need not run the check rules again; `parts` are the
- * document's tasks and checks when the caller has listed them already.
+ * hide nothing. `flagged`, when given, collects the checks that had
+ * problems, so the criteria builder need not run the check rules again;
+ * `parts` are the document's tasks and checks when the caller has listed
+ * them already.
  */
 export function ruleProblems(
   doc: JsonDocument,
   phaseDigits: string | undefined,
-  checked?: CheckedChecks,
+  flagged?: FlaggedChecks,
   parts: RawParts = rawParts(doc.value),
 ): Problem[] {
   const root = doc.value;
@@ -47,11 +51,12 @@ export function ruleProblems(
   const problems: Problem[] = [...taskIdProblems(doc, tasks), ...dependencyProblems(doc, tasks)];
   for (let t = 0; t < tasks.length; t++) {
     // Loops, not push(...spread): one task can yield more problems than a call has arguments.
-    for (const p of taskProblems(doc, tasks[t]!)) problems.push(p);
-    for (const check of parts.checks[t]!) {
-      const found = checkProblems(doc, check);
-      checked?.set(check.value, found.length > 0);
-      for (const p of found) problems.push(p);
+    append(problems, taskProblems(doc, tasks[t]!));
+    const checks = parts.checks[t]!;
+    for (let k = 0; k < checks.length; k++) {
+      const found = checkProblems(doc, checks[k]!);
+      if (found.length > 0) flagged?.add(checks[k]!.value);
+      append(problems, found);
     }
   }
 
@@ -82,4 +87,9 @@ export function ruleProblems(
     );
   }
   return problems;
+}
+
+/** `to.push(...from)` without the argument limit (and without an iterator). */
+function append(to: Problem[], from: readonly Problem[]): void {
+  for (let i = 0; i < from.length; i++) to.push(from[i]!);
 }

@@ -2,7 +2,7 @@ import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath, type JsonPath } from "./json-path.js";
-import { field, type JsonObject, type Located, stringEntries } from "./raw.js";
+import { field, type JsonObject, type Located } from "./raw.js";
 
 /**
  * Rules 3–5 on the `depends_on` graph: unknown ids, cycles, wave order.
@@ -13,27 +13,30 @@ export function dependencyProblems(
   doc: JsonDocument,
   tasks: readonly Located<JsonObject>[],
 ): Problem[] {
-  // Each task's dependencies, read once for the graph and for both rules.
-  const deps = tasks.map((task) => stringEntries(task.value, "depends_on", task.path));
+  // Each task's dependency list, read once for the graph and for both rules.
+  const deps = tasks.map((task) => dependencyList(task.value));
   const graph = buildGraph(tasks, deps);
   const problems: Problem[] = [];
 
   // Rule 3: every dependency names a task of this contract.
   let hint: string | undefined;
-  for (const taskDeps of deps) {
-    for (const dep of taskDeps) {
-      if (graph.nodes.has(dep.value)) continue;
+  tasks.forEach((task, t) => {
+    const list = deps[t]!;
+    for (let i = 0; i < list.length; i++) {
+      const dep = list[i];
+      if (typeof dep !== "string" || graph.nodes.has(dep)) continue;
       hint ??= dependencyHint([...graph.nodes.keys()]);
+      const path = [...task.path, "depends_on", i];
       problems.push(
         problem(
           "unknown-dependency",
-          doc.valueAt(dep.path),
-          `${formatPath(dep.path)} is ${JSON.stringify(dep.value)}, which is not a task id in this contract`,
+          doc.valueAt(path),
+          `${formatPath(path)} is ${JSON.stringify(dep)}, which is not a task id in this contract`,
           { hint },
         ),
       );
     }
-  }
+  });
 
   // Most contracts list tasks after what they depend on: then there is no
   // cycle to look for, and every task is a component of its own.
@@ -51,19 +54,22 @@ export function dependencyProblems(
     const name = typeof id === "string" ? id : formatPath(task.path);
     const self = typeof id === "string" ? graph.nodes.get(id) : undefined;
     const isNode = self !== undefined && self.task === task;
-    for (const dep of deps[t]!) {
-      const target = graph.nodes.get(dep.value);
+    const list = deps[t]!;
+    for (let i = 0; i < list.length; i++) {
+      const dep = list[i];
+      if (typeof dep !== "string") continue;
+      const target = graph.nodes.get(dep);
       if (!target) continue;
       const depWave = field(target.task.value, "wave");
       if (typeof depWave !== "number" || wave > depWave) continue;
       const sameComponent =
-        component !== undefined && component.get(dep.value) === component.get(id as string);
+        component !== undefined && component.get(dep) === component.get(id as string);
       if (isNode && sameComponent) continue;
       problems.push(
         problem(
           "wave-order",
           doc.valueAt([...task.path, "wave"]),
-          `${name} is in wave ${wave} but depends on ${dep.value} in wave ${depWave}; its wave must be greater than ${depWave}`,
+          `${name} is in wave ${wave} but depends on ${dep} in wave ${depWave}; its wave must be greater than ${depWave}`,
         ),
       );
     }
@@ -73,8 +79,22 @@ export function dependencyProblems(
 
 interface Edge {
   to: string;
-  /** The `depends_on` entry that creates the edge, for locating problems. */
-  path: JsonPath;
+  /** The task whose `depends_on` entry at `index` creates the edge, for locating problems. */
+  from: Located<JsonObject>;
+  index: number;
+}
+
+/** Where the `depends_on` entry that creates an edge sits. */
+function edgePath(edge: Edge): JsonPath {
+  return [...edge.from.path, "depends_on", edge.index];
+}
+
+const NO_DEPENDENCIES: readonly unknown[] = [];
+
+/** A task's `depends_on` entries (non-strings are the schema's to report, and are skipped). */
+function dependencyList(task: JsonObject): readonly unknown[] {
+  const list = field(task, "depends_on");
+  return Array.isArray(list) ? list : NO_DEPENDENCIES;
 }
 
 interface GraphNode {
@@ -87,31 +107,43 @@ interface GraphNode {
 interface Graph {
   /** Insertion order is task order, which makes every report deterministic. */
   nodes: Map<string, GraphNode>;
+  /** The same nodes in the same order, for walks that need no ids. */
+  list: GraphNode[];
 }
 
 /** `deps[i]` is the `depends_on` of `tasks[i]`. */
-function buildGraph(tasks: readonly Located<JsonObject>[], deps: Located<string>[][]): Graph {
+function buildGraph(
+  tasks: readonly Located<JsonObject>[],
+  deps: readonly (readonly unknown[])[],
+): Graph {
   const nodes = new Map<string, GraphNode>();
-  const nodeDeps: Located<string>[][] = [];
+  const list: GraphNode[] = [];
+  const nodeDeps: (readonly unknown[])[] = [];
   tasks.forEach((task, t) => {
     const id = field(task.value, "id");
     if (typeof id === "string" && !nodes.has(id)) {
-      nodes.set(id, { task, index: nodes.size, edges: [] });
+      const node = { task, index: list.length, edges: [] };
+      nodes.set(id, node);
+      list.push(node);
       nodeDeps.push(deps[t]!);
     }
   });
-  let n = 0;
-  for (const [, node] of nodes) {
-    const list = nodeDeps[n++]!;
+  for (let n = 0; n < list.length; n++) {
+    const node = list[n]!;
+    const depList = nodeDeps[node.index]!;
     // One dependency cannot repeat: no set needed for the common case.
-    const seen = list.length > 1 ? new Set<string>() : undefined;
-    for (const dep of list) {
-      if (!nodes.has(dep.value) || seen?.has(dep.value)) continue;
-      seen?.add(dep.value);
-      node.edges.push({ to: dep.value, path: dep.path });
+    const seen = depList.length > 1 ? new Set<string>() : undefined;
+    for (let i = 0; i < depList.length; i++) {
+      const dep = depList[i];
+      if (typeof dep !== "string" || !nodes.has(dep) || seen?.has(dep)) continue;
+      seen?.add(dep);
+      const edge = { to: dep, from: node.task, index: i };
+      // Most tasks have one dependency: an exact one-slot array, not push's growth.
+      if (node.edges.length === 0) node.edges = [edge];
+      else node.edges.push(edge);
     }
   }
-  return { nodes };
+  return { nodes, list };
 }
 
 /**
@@ -119,9 +151,10 @@ function buildGraph(tasks: readonly Located<JsonObject>[], deps: Located<string>
  * (task order is a topological order) and each task is its own component.
  */
 function acyclicInTaskOrder(graph: Graph): boolean {
-  for (const [, node] of graph.nodes) {
-    for (const edge of node.edges) {
-      if (graph.nodes.get(edge.to)!.index >= node.index) return false;
+  for (let n = 0; n < graph.list.length; n++) {
+    const node = graph.list[n]!;
+    for (let e = 0; e < node.edges.length; e++) {
+      if (graph.nodes.get(node.edges[e]!.to)!.index >= node.index) return false;
     }
   }
   return true;
@@ -216,7 +249,7 @@ function cycleProblems(doc: JsonDocument, graph: Graph, component: Map<string, n
     problems.push(
       problem(
         "dependency-cycle",
-        doc.valueAt(edgeBetween(graph, rotated[0]!, rotated[1 % rotated.length]!).path),
+        doc.valueAt(edgePath(edgeBetween(graph, rotated[0]!, rotated[1 % rotated.length]!))),
         `dependency cycle: ${cycleNames(rotated)}`,
         { hint: "remove one of these dependencies; depends_on must not loop back" },
       ),
@@ -231,7 +264,7 @@ function cycleProblems(doc: JsonDocument, graph: Graph, component: Map<string, n
     problems.push(
       problem(
         "dependency-cycle",
-        doc.valueAt(edge.path),
+        doc.valueAt(edgePath(edge)),
         `${remaining.length} more tasks are on dependency cycles: ${shown}${remaining.length > 10 ? ", …" : ""}`,
         { hint: "fix the cycles reported above, then validate again" },
       ),

@@ -19,7 +19,8 @@ export function taskIdProblems(
   const problems: Problem[] = [];
   /** The path of the first task with each id. */
   const firstSeen = new Map<string, JsonPath>();
-  for (const task of tasks) {
+  for (let t = 0; t < tasks.length; t++) {
+    const task = tasks[t]!;
     const id = field(task.value, "id");
     if (typeof id !== "string") continue;
     if (!TASK_ID.test(id)) {
@@ -66,7 +67,8 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
     );
   }
 
-  for (const list of PATH_LISTS) {
+  for (let l = 0; l < PATH_LISTS.length; l++) {
+    const list = PATH_LISTS[l]!;
     const entries = field(task.value, list);
     if (!Array.isArray(entries)) continue;
     // Plain loop, paths built only for a problem: most entries are fine.
@@ -88,7 +90,8 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
     }
   }
 
-  for (const p of fileListOverlaps(doc, task)) problems.push(p);
+  const overlaps = fileListOverlaps(doc, task);
+  for (let i = 0; i < overlaps.length; i++) problems.push(overlaps[i]!);
 
   // Rule 10, counted in code points: what a person would call characters.
   // Code points never outnumber UTF-16 units: short strings need no count.
@@ -166,20 +169,32 @@ function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem
  * overlap; true (look closer) when some file repeats, in one list or across.
  */
 function mayOverlap(task: JsonObject): boolean {
-  let files: Set<string> | undefined;
+  const seen = seenFiles;
   let count = 0;
-  for (const name of FILE_LISTS) {
-    const entries = field(task, name);
+  let files: Set<string> | undefined;
+  for (let l = 0; l < FILE_LISTS.length; l++) {
+    const entries = field(task, FILE_LISTS[l]!);
     if (!Array.isArray(entries)) continue;
-    for (const value of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const value: unknown = entries[i];
       if (typeof value !== "string") continue;
-      files ??= new Set();
-      files.add(fileKey(value));
-      if (files.size !== ++count) return true;
+      const file = fileKey(value);
+      // A handful of files is the norm: a linear look beats a set until there are many.
+      if (files === undefined && count < 16) {
+        for (let k = 0; k < count; k++) if (seen[k] === file) return true;
+        seen[count++] = file;
+        continue;
+      }
+      files ??= new Set(seen.slice(0, count));
+      if (files.has(file)) return true;
+      files.add(file);
     }
   }
   return false;
 }
+
+/** Scratch for `mayOverlap`, reused: the rules run synchronously, one task at a time. */
+const seenFiles: string[] = [];
 
 /** A task as messages name it: its id when it has one, else its path. */
 function taskName(task: Located<JsonObject>): string {
