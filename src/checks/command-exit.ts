@@ -3,6 +3,7 @@ import type { Check } from "../model.js";
 import { confinedCwd } from "../process/cwd.js";
 import { notRunReason, showRegex, tailDetail } from "../process/describe.js";
 import { type ProcessOutcome, runProcess } from "../process/run-process.js";
+import { executionError, processResults } from "./process-results.js";
 import type { CheckResult, ExecutionContext, Executor } from "./types.js";
 
 type CommandExitCheck = Extract<Check, { type: "command-exit" }>;
@@ -35,20 +36,7 @@ async function judge(
   run: ProcessOutcome,
   ctx: ExecutionContext,
 ): Promise<CheckResult> {
-  const exitCode = run.kind === "exited" && run.exitCode !== null ? run.exitCode : undefined;
-  const base = {
-    durationMs: run.durationMs,
-    outputTail: run.combinedTail,
-    detail: tailDetail(run),
-    ...(exitCode !== undefined && { exitCode }),
-  };
-  const partial = (reason: string): CheckResult => ({ ...executionError(reason), ...base });
-  const unmet = (reason: string): CheckResult => ({
-    ...base,
-    result: "fail",
-    failureReason: "verification-criteria-unmet",
-    reason,
-  });
+  const { exitCode, pass, partial, unmet } = processResults(run, tailDetail(run));
 
   const notRun = notRunReason(run, check.command, `${check.timeoutMs} ms`, check.cwd ?? ".");
   if (notRun !== undefined) return partial(notRun);
@@ -60,7 +48,7 @@ async function judge(
     return unmet(`exit ${exitCode}, expected ${check.expectedExit}`);
 
   const pattern = check.expectStdoutMatch;
-  if (pattern === undefined) return { ...base, result: "pass", reason: `exit ${exitCode}` };
+  if (pattern === undefined) return pass(`exit ${exitCode}`);
   const shown = showRegex(pattern);
   // Matching a truncated stdout could miss (or, with anchors, fake) a match: refuse.
   if (run.stdoutExceeded) {
@@ -72,9 +60,5 @@ async function judge(
   if (!match.ok)
     return partial(`expect_stdout_match ${shown} could not be evaluated: ${match.error}`);
   if (!match.value) return unmet(`stdout does not match ${shown}`);
-  return { ...base, result: "pass", reason: `exit ${exitCode}, stdout matches ${shown}` };
-}
-
-function executionError(reason: string, durationMs = 0): CheckResult {
-  return { result: "partial", failureReason: "verification-execution-error", reason, durationMs };
+  return pass(`exit ${exitCode}, stdout matches ${shown}`);
 }

@@ -3,6 +3,7 @@ import type { Check } from "../model.js";
 import { confinedCwd } from "../process/cwd.js";
 import { notRunReason, showRegex, TIMEOUT_REASON_PREFIX } from "../process/describe.js";
 import { type ProcessOutcome, runProcess } from "../process/run-process.js";
+import { executionError, processResults } from "./process-results.js";
 import type { CheckResult, ExecutionContext, Executor } from "./types.js";
 
 type OracleCheck = Extract<Check, { type: "oracle" }>;
@@ -43,20 +44,10 @@ async function judge(
   run: ProcessOutcome,
   ctx: ExecutionContext,
 ): Promise<CheckResult> {
-  const exitCode = run.kind === "exited" && run.exitCode !== null ? run.exitCode : undefined;
-  const base = {
-    durationMs: run.durationMs,
-    outputTail: run.combinedTail,
-    detail: run.combinedTail === "" ? "(no output)" : run.combinedTail,
-    ...(exitCode !== undefined && { exitCode }),
-  };
-  const partial = (reason: string): CheckResult => ({ ...executionError(reason), ...base });
-  const unmet = (reason: string): CheckResult => ({
-    ...base,
-    result: "fail",
-    failureReason: "verification-criteria-unmet",
-    reason,
-  });
+  const { exitCode, pass, partial, unmet } = processResults(
+    run,
+    run.combinedTail === "" ? "(no output)" : run.combinedTail,
+  );
 
   const notRun = notRunReason(run, "bash", `${seconds(ctx.oracleTimeoutMs)} s`, check.cwd ?? ".");
   if (run.kind === "spawn-error" && run.code === "ENOENT") {
@@ -83,9 +74,7 @@ async function judge(
     return unmet(`${status}, marker ${said}`);
   }
   if (!marker.ok) return partial(marker.error);
-  return marker.found
-    ? { ...base, result: "pass", reason: "exit 0, marker found" }
-    : unmet("exit 0, marker absent");
+  return marker.found ? pass("exit 0, marker found") : unmet("exit 0, marker absent");
 }
 
 type MarkerState = { ok: true; found: boolean } | { ok: false; error: string };
@@ -107,10 +96,6 @@ async function markerState(
     return { ok: false, error: `regex marker ${shown} could not be evaluated: ${match.error}` };
   }
   return { ok: true, found: match.value };
-}
-
-function executionError(reason: string, durationMs = 0): CheckResult {
-  return { result: "partial", failureReason: "verification-execution-error", reason, durationMs };
 }
 
 /** 120000 → "120", 1500 → "1.5". */
