@@ -1,5 +1,7 @@
-import { stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { type Dirent, readdirSync } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
 import { glob } from "tinyglobby";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "./formats/kinds.js";
 
@@ -31,7 +33,13 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
     const abs = isAbsolute(target) ? target : resolve(cwd, target);
     const rel = toRepoPath(root, abs);
     if (rel === undefined) throw new UsageError(`${target} is outside the repository root ${root}`);
-    const info = await stat(abs).catch(() => undefined);
+    // lstat: a symlinked contract named on the command line reaches the loader, which
+    // refuses it. A symlinked directory is still listed: the loader refuses what lies under it.
+    let info = await lstat(abs).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      const followed = await stat(abs).catch(() => undefined);
+      if (followed?.isDirectory()) info = followed;
+    }
     if (!info) throw new UsageError(`${target} does not exist`);
     if (info.isDirectory()) {
       for (const f of await listMatching(abs, globs)) found.add(rel === "." ? f : `${rel}/${f}`);
@@ -47,16 +55,55 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
   return [...found].sort();
 }
 
-/** Files under `dir` matching any glob; dot-directories included, never .git or node_modules. */
-export function listMatching(dir: string, globs: readonly string[]): Promise<string[]> {
-  return glob([...globs], {
+/**
+ * Files under `dir` matching any glob; dot-directories included, never .git
+ * or node_modules. Symlinks that match are listed too, though never followed:
+ * a contract replaced by a symlink must reach the loader, which refuses it
+ * by name, rather than silently drop out of the gate.
+ */
+export async function listMatching(dir: string, globs: readonly string[]): Promise<string[]> {
+  const files = await glob([...globs], {
     cwd: dir,
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
-    ignore: ["**/.git/**", "**/node_modules/**"],
+    ignore: [...SKIPPED].map((d) => `**/${d}/**`),
     expandDirectories: false,
   });
+  return [...files, ...listSymlinks(dir, globs)];
+}
+
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/** Symlinks under `dir` matching any glob, found by walking from each glob's base without following links. */
+function listSymlinks(dir: string, globs: readonly string[]): string[] {
+  const matches = picomatch([...globs], { dot: true });
+  const found = new Set<string>();
+  const bases = new Set(globs.map((g) => picomatch.scan(g).base));
+  const seen = new Set<string>();
+  for (const base of bases) {
+    const stack = [base];
+    while (stack.length > 0) {
+      const rel = stack.pop()!;
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(rel === "" ? dir : join(dir, rel), { withFileTypes: true });
+      } catch {
+        continue; // absent, not a directory, or unreadable: nothing to list
+      }
+      for (const entry of entries) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isSymbolicLink()) {
+          if (matches(path)) found.add(path);
+        } else if (entry.isDirectory() && !SKIPPED.has(entry.name)) {
+          stack.push(path);
+        }
+      }
+    }
+  }
+  return [...found];
 }
 
 /** `abs` relative to `root` with forward slashes, or undefined when outside it. */

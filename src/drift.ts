@@ -16,12 +16,13 @@ export interface DriftResult {
 
 /**
  * Compare a plan contract's `source_plan_hash` with its plan's bytes (`undefined`
- * when the plan file does not exist). Pure: the caller reads the plan.
+ * when the plan file does not exist, or when the contract's name pairs it with
+ * no plan). Pure: the caller reads the plan.
  */
 export function checkDrift(header: PlanHeader, planBytes: Uint8Array | undefined): DriftResult {
   const at: Location = header.sourcePlanHashLocation;
   const recorded = header.sourcePlanHash;
-  const plan = header.planPath ?? "phase-N-plan.md";
+  const plan = header.planPath ?? "its plan";
   if (recorded === undefined || recorded === "") {
     return {
       state: "disabled",
@@ -45,6 +46,21 @@ export function checkDrift(header: PlanHeader, planBytes: Uint8Array | undefined
           `source_plan_hash "${recorded}" is not sha256:<64 lowercase hex digits>`,
           {
             hint: "run `contract-gate refresh-hash <contract>` to write a well-formed hash",
+          },
+        ),
+      ],
+    };
+  }
+  if (planBytes === undefined && header.planPath === undefined) {
+    return {
+      state: "plan-missing",
+      problems: [
+        problem(
+          "plan-missing",
+          at,
+          "source_plan_hash is set but no plan pairs with this contract: plans pair by file name, phase-<name>-contract.json with phase-<name>-plan.md",
+          {
+            hint: `rename the contract to phase-<name>-contract.json beside its phase-<name>-plan.md, or set source_plan_hash to "" if it has no plan`,
           },
         ),
       ],

@@ -1,58 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
-import { checkDrift } from "./drift.js";
+import { checkDrift, planHash } from "./drift.js";
+import { type EvidenceFile, parseEvidenceFile } from "./evidence/index.js";
 import { kindOf, parseContract } from "./formats/index.js";
-import { MAX_CONTRACT_BYTES } from "./formats/text.js";
-import type { Contract, ContractKind } from "./model.js";
+import { phaseFiles } from "./formats/plan-contract/file-name.js";
+import { fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
+import { type RepoFileRead, readRepoFile } from "./fs/repo-file.js";
+import type { Contract, ContractKind, Location, Problem } from "./model.js";
 import { problem, sortProblems } from "./problems.js";
-
-type ReadResult = { bytes: Uint8Array } | { error: string };
-
-/**
- * Read a file without ever loading more than `limit + 1` bytes: enough for
- * the parser to see that a file is over its limit, never a whole huge file.
- * Synchronous underneath on purpose: contracts are small and many, and a
- * thread-pool round trip per open/stat/read/close costs more than the read itself.
- */
-export async function readBounded(
-  absPath: string,
-  limit = MAX_CONTRACT_BYTES,
-): Promise<ReadResult> {
-  return readBoundedSync(absPath, limit);
-}
-
-function readBoundedSync(absPath: string, limit: number): ReadResult {
-  let fd: number | undefined;
-  try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer (regular files are unaffected).
-    fd = openSync(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { error: "is not a regular file" };
-    const size = Math.min(stat.size, limit + 1);
-    const buf = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      const bytesRead = readSync(fd, buf, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { bytes: buf.subarray(0, filled) };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return {
-      error:
-        code === "ENOENT"
-          ? "does not exist"
-          : code === "EACCES"
-            ? "is not readable (permission denied)"
-            : code === "EISDIR"
-              ? "is a directory"
-              : `could not be read (${code ?? (e as Error).message})`,
-    };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 /**
  * Read, parse and drift-check one contract. `relPath` is relative to `root`
@@ -65,36 +18,117 @@ export async function loadContract(
   relPath: string,
   kind: ContractKind = kindOf(relPath) ?? "oracle-contract",
 ): Promise<Contract> {
-  const read = readBoundedSync(join(root, relPath), MAX_CONTRACT_BYTES);
-  if ("error" in read) {
-    return {
-      kind,
-      path: relPath,
-      header: emptyHeader(kind, relPath),
-      criteria: [],
-      problems: [
-        problem(
-          "file-unreadable",
-          { path: relPath, line: 1, column: 1 },
-          `${relPath} ${read.error}`,
-        ),
-      ],
-    };
+  const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
+  if (read.kind !== "file") {
+    return unread(kind, relPath, unreadProblem(relPath, start(relPath), "contract", read));
+  }
+  if (read.size > MAX_CONTRACT_BYTES) {
+    return unread(kind, relPath, fileTooLarge(relPath, read.size));
   }
   const contract = parseContract(kind, relPath, read.bytes);
+  contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
   if (header.kind === "plan-contract" && !contract.problems.some((p) => p.code === "json-syntax")) {
-    let planBytes: Uint8Array | undefined;
-    if (header.planPath !== undefined) {
-      const plan = readBoundedSync(join(root, header.planPath), Number.MAX_SAFE_INTEGER);
-      planBytes = "bytes" in plan ? plan.bytes : undefined;
+    const plan =
+      header.planPath === undefined
+        ? ({ kind: "missing" } as const)
+        : readRepoFile(root, header.planPath, Number.MAX_SAFE_INTEGER);
+    const found: Problem[] = [];
+    if (plan.kind === "symlink" || plan.kind === "error") {
+      // Never hashed through a link: the drift state stays unknown, the contract invalid.
+      found.push(
+        unreadProblem(header.planPath!, header.sourcePlanHashLocation, "plan", plan, relPath),
+      );
+    } else {
+      const drift = checkDrift(header, plan.kind === "file" ? plan.bytes : undefined);
+      contract.drift = drift.state;
+      found.push(...drift.problems);
     }
-    const drift = checkDrift(header, planBytes);
-    contract.drift = drift.state;
-    contract.problems = sortProblems([...contract.problems, ...drift.problems]);
+    contract.problems = sortProblems([...contract.problems, ...found]);
   }
   return contract;
+}
+
+/** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */
+export type EvidenceLoad =
+  /** The contract's file name pairs it with no evidence file. */
+  | { kind: "none" }
+  | { kind: "missing"; path: string }
+  /** Read and parsed; a file that could not be read safely is one problem and no citations. */
+  | { kind: "read"; path: string; file: EvidenceFile };
+
+/** Read and parse the evidence file paired with a contract (never through a symlink). */
+export function loadEvidence(root: string, contractPath: string): EvidenceLoad {
+  const path = phaseFiles(contractPath)?.evidence;
+  if (path === undefined) return { kind: "none" };
+  const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+  if (read.kind === "missing") return { kind: "missing", path };
+  if (read.kind !== "file") {
+    return {
+      kind: "read",
+      path,
+      file: refused(unreadProblem(path, start(path), "evidence", read)),
+    };
+  }
+  if (read.size > MAX_CONTRACT_BYTES) {
+    return { kind: "read", path, file: refused(fileTooLarge(path, read.size)) };
+  }
+  return { kind: "read", path, file: parseEvidenceFile(path, read.bytes) };
+}
+
+/**
+ * The problems of a plan contract's evidence file, for `validate`: a typo
+ * there must fail validation, not wait for a behavioral check to run. A
+ * missing evidence file is no problem (the checks that need it say so).
+ */
+export function evidenceProblems(root: string, contract: Contract): Problem[] {
+  if (contract.kind !== "plan-contract") return [];
+  const evidence = loadEvidence(root, contract.path);
+  return evidence.kind === "read" ? evidence.file.problems : [];
+}
+
+type Role = "contract" | "plan" | "evidence";
+
+/**
+ * The one problem for a file the gate could not (or would not) read. `of`
+ * names the contract a plan belongs to, so the message says whose plan it is.
+ */
+export function unreadProblem(
+  path: string,
+  at: Location,
+  role: Role,
+  read: Exclude<RepoFileRead, { kind: "file" }>,
+  of?: string,
+): Problem {
+  const whose = of === undefined ? "" : ` (the plan of ${of})`;
+  switch (read.kind) {
+    case "symlink":
+      return problem(
+        "symlinked-contract",
+        at,
+        read.link === path
+          ? `${path}${whose} is a symlink to ${read.target}; a ${role} is never read through a symlink`
+          : `${path}${whose} lies under the symlink ${read.link}, which leads to ${read.target}; a ${role} is never read through a symlink`,
+        { hint: `commit the ${role} itself as a regular file at ${path}` },
+      );
+    case "missing":
+      return problem("file-unreadable", at, `${path}${whose} does not exist`);
+    case "error":
+      return problem("file-unreadable", at, `${path}${whose} ${read.message}`);
+  }
+}
+
+function refused(p: Problem): EvidenceFile {
+  return { citations: [], problems: [p] };
+}
+
+function start(path: string): Location {
+  return { path, line: 1, column: 1 };
+}
+
+function unread(kind: ContractKind, path: string, p: Problem): Contract {
+  return { kind, path, header: emptyHeader(kind, path), criteria: [], problems: [p] };
 }
 
 function emptyHeader(kind: ContractKind, path: string): Contract["header"] {

@@ -163,6 +163,11 @@ export interface Contract {
   problems: Problem[];
   /** Set by the loader for plan contracts once the plan has been compared. */
   drift?: DriftState;
+  /**
+   * `sha256:` hex of the bytes the loader parsed: write-back writes nothing
+   * when the file on disk no longer has them (a check may rewrite it mid-run).
+   */
+  digest?: string;
 }
 
 /** True when the contract has at least one error (warnings do not invalidate). */

@@ -27,6 +27,11 @@ export const PROBLEM_CODES = {
     kinds: "all",
     doc: "The file could not be read (missing, a directory, or no permission).",
   },
+  "symlinked-contract": {
+    severity: "error",
+    kinds: "all",
+    doc: "A contract, its plan or its evidence file is a symlink (or lies under one); it is never read through the link, and the message names where the link leads.",
+  },
   "unsafe-path": {
     severity: "error",
     kinds: "all",

@@ -316,21 +316,20 @@ describe("plan-contract model", () => {
     });
   });
 
-  it("knows the plan path from the file name, else from phase, else not at all", () => {
+  it("knows the plan path from the file name only, numeric or not", () => {
     const bytes = fixtureBytes("valid-minimal/phase-1-contract.json");
     expect(header(parsePlanContract(".planning/phase-07-contract.json", bytes)).planPath).toBe(
       ".planning/phase-07-plan.md",
     );
-    expect(header(parsePlanContract("contracts/auth.json", bytes)).planPath).toBe(
-      "contracts/phase-1-plan.md",
-    );
     expect(header(parsePlanContract("phase-1-contract.json", bytes)).planPath).toBe(
       "phase-1-plan.md",
     );
-    const noPhase = minimalWith((c) => {
-      delete c.phase;
-    });
-    expect(header(parsePlanContract("contracts/auth.json", noPhase)).planPath).toBeUndefined();
+    // A named phase pairs by name, and its `phase` is not compared with the name.
+    const named = parsePlanContract(".planning/phase-invoicing-reliability-contract.json", bytes);
+    expect(header(named).planPath).toBe(".planning/phase-invoicing-reliability-plan.md");
+    expect(named.problems.map((p) => p.code)).not.toContain("phase-mismatch");
+    // Another name pairs with nothing: the JSON's phase never chooses a plan.
+    expect(header(parsePlanContract("contracts/auth.json", bytes)).planPath).toBeUndefined();
   });
 
   it("distinguishes an absent source_plan_hash from an empty one", () => {

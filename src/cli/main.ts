@@ -2,10 +2,14 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { toRepoPath, UsageError } from "../discover.js";
 import { kindOf } from "../formats/kinds.js";
+import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
-import { loadContract, readBounded } from "../load.js";
+import { readRepoFile } from "../fs/repo-file.js";
+import { evidenceProblems, loadContract, unreadProblem } from "../load.js";
 import type { Contract, PlanHeader } from "../model.js";
 import { isInvalid } from "../model.js";
+import { sortProblems } from "../problems.js";
 import { refreshPlanHash } from "../refresh-hash.js";
 import { paintFor } from "../report/paint.js";
 import { countProblems, renderValidateText } from "../report/problems-text.js";
@@ -77,7 +81,9 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
-  const contracts: Contract[] = await loadAll(root, positionals, values.contracts, io.cwd);
+  const contracts: Contract[] = (await loadAll(root, positionals, values.contracts, io.cwd)).map(
+    (c) => withEvidenceProblems(root, c),
+  );
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);
@@ -134,23 +140,27 @@ async function refreshHashCommand(args: string[], io: CliIO) {
     throw new UsageError(`${positionals[0]} is outside the repository root ${root}`);
   if (kindOf(rel) !== "plan-contract") throw new UsageError(`${rel} is not a .json plan contract`);
   const contract = await loadContract(root, rel, "plan-contract");
-  if (contract.problems.some((p) => p.code === "file-unreadable")) {
-    throw new UsageError(contract.problems[0]!.message);
-  }
+  // No digest: the loader could not (or would not, through a symlink) read the contract.
+  if (contract.digest === undefined) throw new UsageError(contract.problems[0]!.message);
   const header = contract.header as PlanHeader;
   if (header.planPath === undefined) {
     io.stderr(
-      `contract-gate: ${rel}: cannot tell which phase-N-plan.md belongs to it (no phase number)\n`,
+      `contract-gate: ${rel}: no plan pairs with it (plans pair by file name: phase-<name>-contract.json with phase-<name>-plan.md)\n`,
     );
     return EXIT.failed;
   }
-  const plan = await readBounded(resolve(root, header.planPath), Number.MAX_SAFE_INTEGER);
-  if ("error" in plan) {
-    io.stderr(`contract-gate: ${header.planPath} ${plan.error}; nothing to hash\n`);
+  const plan = readRepoFile(root, header.planPath, Number.MAX_SAFE_INTEGER);
+  if (plan.kind !== "file") {
+    const why = unreadProblem(header.planPath, header.sourcePlanHashLocation, "plan", plan);
+    io.stderr(`contract-gate: ${why.message}; nothing to hash\n`);
     return EXIT.failed;
   }
-  const current = await readBounded(abs);
-  if ("error" in current) throw new UsageError(`${rel} ${current.error}`);
+  const current = readRepoFile(root, rel, MAX_CONTRACT_BYTES);
+  if (current.kind !== "file") {
+    throw new UsageError(
+      unreadProblem(rel, header.sourcePlanHashLocation, "contract", current).message,
+    );
+  }
   const result = refreshPlanHash(current.bytes, plan.bytes);
   if (!result.ok) {
     io.stderr(`contract-gate: ${rel}: ${result.message}\n`);
@@ -166,15 +176,22 @@ async function refreshHashCommand(args: string[], io: CliIO) {
   return EXIT.ok;
 }
 
-/** `phase-N-verification.json` beside each plan contract, as `run` last wrote it. */
+/** `phase-<name>-verification.json` beside each plan contract, as `run` last wrote it. */
 async function recordedResults(root: string, contracts: readonly Contract[]) {
   const out = new Map<string, RecordedResults>();
   for (const c of contracts) {
-    const base = c.kind === "plan-contract" ? c.path.replace(/-contract\.json$/, "") : c.path;
-    if (base === c.path) continue;
-    const read = await readBounded(resolve(root, `${base}-verification.json`), 64 * 1024 * 1024);
-    if ("bytes" in read)
+    const path = c.kind === "plan-contract" ? phaseFiles(c.path)?.verificationJson : undefined;
+    if (path === undefined) continue;
+    const read = readRepoFile(root, path, 64 * 1024 * 1024);
+    if (read.kind === "file")
       out.set(c.path, parseRecordedResults(Buffer.from(read.bytes).toString("utf8")));
   }
   return out;
+}
+
+/** `validate` and `status` judge a plan contract together with its evidence file. */
+function withEvidenceProblems(root: string, contract: Contract): Contract {
+  const found = evidenceProblems(root, contract);
+  if (found.length === 0) return contract;
+  return { ...contract, problems: sortProblems([...contract.problems, ...found]) };
 }

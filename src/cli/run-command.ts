@@ -1,21 +1,14 @@
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { evidenceLine } from "../checks/oracle.js";
 import { UsageError } from "../discover.js";
-import { writeFileAtomic } from "../fs/atomic-write.js";
-import { readBounded } from "../load.js";
-import type { Contract } from "../model.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
 import { runReportJson } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
-import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
-import type { ContractOutcome } from "../verdict.js";
-import { rewriteEvidence } from "../write-back/oracle-evidence.js";
-import { verificationJson, verificationMarkdown } from "../write-back/plan-verification.js";
+import { type Progress, runContracts } from "../run/engine.js";
+import { writeResults } from "../write-back/write-results.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { findRoot, loadAll, parseOrUsage } from "./shared.js";
@@ -90,7 +83,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   if (!values["no-write"]) {
-    const failures = await writeBack(root, contracts, result, timeoutSeconds * 1000);
+    const failures = await writeResults(root, contracts, result.contracts, {
+      oracleTimeoutMs: timeoutSeconds * 1000,
+      now: new Date(),
+    });
     for (const f of failures) io.stderr(`contract-gate: ${f}\n`);
   }
 
@@ -123,72 +119,4 @@ function progressLine(io: CliIO) {
       if (shown) io.stderr("\r\u001b[2K");
     },
   };
-}
-
-/**
- * Record outcomes like the format's reference runner: EVIDENCE lines of
- * markdown contracts, `phase-N-verification.{json,md}` beside plan contracts.
- * Only contracts that ran are written; an invalid contract is never touched.
- * Returns one message per file that could not be written.
- */
-async function writeBack(
-  root: string,
-  contracts: readonly Contract[],
-  result: EngineResult,
-  oracleTimeoutMs: number,
-): Promise<string[]> {
-  const failures: string[] = [];
-  const now = new Date();
-  for (const [i, contract] of contracts.entries()) {
-    const outcome = result.contracts[i]!;
-    if (
-      outcome.verdict === "invalid" ||
-      outcome.verdict === "drifted" ||
-      outcome.verdict === "aborted"
-    )
-      continue;
-    try {
-      if (contract.header.kind === "oracle-contract") {
-        await writeOracleEvidence(root, contract, outcome, oracleTimeoutMs);
-      } else {
-        const base = contract.path.replace(/-contract\.json$/, "");
-        if (base === contract.path) continue;
-        const json = verificationJson(contract.header, outcome, now);
-        await writeFileAtomic(
-          join(root, `${base}-verification.json`),
-          `${JSON.stringify(json, null, 2)}\n`,
-        );
-        await writeFileAtomic(
-          join(root, `${base}-verification.md`),
-          verificationMarkdown(contract.header, outcome, now),
-        );
-      }
-    } catch (e) {
-      failures.push(`could not write results for ${contract.path}: ${(e as Error).message}`);
-    }
-  }
-  return failures;
-}
-
-async function writeOracleEvidence(
-  root: string,
-  contract: Contract,
-  outcome: ContractOutcome,
-  oracleTimeoutMs: number,
-) {
-  const updates = [];
-  for (const [i, criterion] of contract.criteria.entries()) {
-    const oracle = criterion.checks[0];
-    const ran = outcome.criteria[i]?.checks[0];
-    if (oracle?.type !== "oracle" || !oracle.evidence || !ran) continue;
-    if (ran.reason.startsWith("not run:")) continue;
-    updates.push({ line: oracle.evidence.location.line, text: evidenceLine(ran, oracleTimeoutMs) });
-  }
-  if (updates.length === 0) return;
-  const abs = join(root, contract.path);
-  const read = await readBounded(abs);
-  if ("error" in read) throw new Error(`${contract.path} ${read.error}`);
-  const rewritten = rewriteEvidence(read.bytes, updates);
-  if (!rewritten.ok) throw new Error(`${contract.path}: ${rewritten.message}`);
-  await writeFileAtomic(abs, Buffer.from(rewritten.bytes));
 }

@@ -1,4 +1,5 @@
 import { normalizeRepoPath, unsafePathReason } from "../formats/paths.js";
+import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { type JsonDocument, parseJsonDocument } from "../formats/plan-contract/json-document.js";
 import { formatPath } from "../formats/plan-contract/json-path.js";
 import { field, isObject, objectEntries } from "../formats/plan-contract/raw.js";
@@ -12,7 +13,6 @@ import type { Citation, EvidenceFile } from "./types.js";
 export type { Citation, EvidenceFile } from "./types.js";
 
 const EVIDENCE_NAME = /^phase-(\d+)-evidence\.json$/;
-const CONTRACT_NAME = /^phase-(\d+)-contract\.json$/;
 
 /**
  * Parse and validate a `phase-N-evidence.json`. Pure and total, like the
@@ -82,13 +82,9 @@ export function citationsFor(
   return citations.filter((c) => c.task === task && c.check === check);
 }
 
-/** `dir/phase-N-evidence.json` for `dir/phase-N-contract.json`; undefined for other names. */
+/** `dir/phase-<name>-evidence.json` for `dir/phase-<name>-contract.json`; undefined for other names. */
 export function evidencePathFor(contractPath: string): string | undefined {
-  const slash = contractPath.lastIndexOf("/");
-  const phase = CONTRACT_NAME.exec(contractPath.slice(slash + 1))?.[1];
-  return phase === undefined
-    ? undefined
-    : `${contractPath.slice(0, slash + 1)}phase-${phase}-evidence.json`;
+  return phaseFiles(contractPath)?.evidence;
 }
 
 function invalid(problems: Problem[]): EvidenceFile {

@@ -4,6 +4,19 @@ import { problem } from "../problems.js";
 /** Contracts larger than this are refused unread: no honest contract is this big. */
 export const MAX_CONTRACT_BYTES = 1024 * 1024;
 
+/**
+ * The problem for a file over the cap. `size` is the file's real size: a
+ * reader stops at one byte past the cap, so the caller passes what it stat'ed.
+ */
+export function fileTooLarge(path: string, size: number): Problem {
+  return problem(
+    "file-too-large",
+    { path, line: 1, column: 1 },
+    `file is ${size} bytes; contracts are limited to ${MAX_CONTRACT_BYTES} bytes (1 MiB)`,
+    { hint: "split the contract, or check that this path really is a contract" },
+  );
+}
+
 /** A contract's text after input hygiene, ready for a line-based or JSON parser. */
 export interface ContractText {
   /** BOM removed, every line ending (CRLF, CR, LF) turned into LF. */
@@ -29,14 +42,7 @@ export function decodeContract(path: string, bytes: Uint8Array): ContractText | 
  * text as a whole (JSON): the same checks, the same text, the same problems.
  */
 export function decodeContractText(path: string, bytes: Uint8Array): string | Problem {
-  if (bytes.length > MAX_CONTRACT_BYTES) {
-    return problem(
-      "file-too-large",
-      { path, line: 1, column: 1 },
-      `file is ${bytes.length} bytes; contracts are limited to ${MAX_CONTRACT_BYTES} bytes (1 MiB)`,
-      { hint: "split the contract, or check that this path really is a contract" },
-    );
-  }
+  if (bytes.length > MAX_CONTRACT_BYTES) return fileTooLarge(path, bytes.length);
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     return problem("nul-byte", positionOfByte(bytes, nul, path), "file contains a NUL byte", {

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { phaseFiles } from "../formats/plan-contract/file-name.js";
 
 const exec = promisify(execFile);
 
@@ -34,8 +35,6 @@ export class GitError extends Error {}
 
 /** The files whose change puts a contract in scope: itself, its plan, its evidence. */
 export function companionsOf(contractPath: string): string[] {
-  const m = /^(.*?)phase-(\d+)-contract\.json$/.exec(contractPath);
-  if (!m) return [contractPath];
-  const [, dir, n] = m;
-  return [contractPath, `${dir}phase-${n}-plan.md`, `${dir}phase-${n}-evidence.json`];
+  const files = phaseFiles(contractPath);
+  return files ? [contractPath, files.plan, files.evidence] : [contractPath];
 }

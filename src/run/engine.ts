@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import pLimit from "p-limit";
 import { behavioralExecutor, type CitationInput } from "../checks/behavioral.js";
 import { runCommandExit } from "../checks/command-exit.js";
@@ -7,8 +6,8 @@ import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
 import { runOracle } from "../checks/oracle.js";
 import type { CheckResult, ExecutionContext } from "../checks/types.js";
-import { citationsFor, evidencePathFor, parseEvidenceFile } from "../evidence/index.js";
-import { readBounded } from "../load.js";
+import { citationsFor, type parseEvidenceFile } from "../evidence/index.js";
+import { loadEvidence } from "../load.js";
 import type { Check, Contract, Criterion, Problem } from "../model.js";
 import { sortProblems } from "../problems.js";
 import {
@@ -205,21 +204,20 @@ interface Citations {
   problems: Problem[];
 }
 
-/** Read `phase-N-evidence.json` beside a plan contract; any problem voids every citation. */
+/** Read `phase-<name>-evidence.json` beside a plan contract; any problem voids every citation. */
 async function loadCitations(contract: Contract, root: string): Promise<Citations> {
-  const path = evidencePathFor(contract.path);
-  if (path === undefined) {
+  const evidence = loadEvidence(root, contract.path);
+  if (evidence.kind === "none") {
     return {
       list: [],
       invalid: "no phase-N-evidence.json can belong to this contract's file name",
       problems: [],
     };
   }
-  const read = await readBounded(join(root, path));
-  if ("error" in read) {
-    return { list: [], invalid: `${path} ${read.error}: no citations`, problems: [] };
+  if (evidence.kind === "missing") {
+    return { list: [], invalid: `${evidence.path} does not exist: no citations`, problems: [] };
   }
-  const parsed = parseEvidenceFile(path, read.bytes);
+  const { path, file: parsed } = evidence;
   const errors = parsed.problems.filter((p) => p.severity === "error").length;
   if (errors > 0) {
     return {

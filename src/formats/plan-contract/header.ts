@@ -1,5 +1,5 @@
 import type { Location, PlanHeader, PlanTaskSummary } from "../../model.js";
-import { siblingPlanPath } from "./file-name.js";
+import { phaseFiles } from "./file-name.js";
 import type { JsonDocument } from "./json-document.js";
 import { field, isObject, type RawParts, rawParts } from "./raw.js";
 
@@ -21,7 +21,6 @@ export function emptyHeader(path: string): PlanHeader {
 export function buildHeader(
   doc: JsonDocument,
   path: string,
-  phaseDigits: string | undefined,
   parts: RawParts = rawParts(doc.value),
 ): PlanHeader {
   const header = emptyHeader(path);
@@ -43,10 +42,9 @@ export function buildHeader(
     header.sourcePlanHashLocation = doc.valueAt(["source_plan_hash"]);
   }
 
-  const planPhase =
-    phaseDigits ??
-    (Number.isSafeInteger(phase) && (phase as number) > 0 ? String(phase) : undefined);
-  if (planPhase !== undefined) header.planPath = siblingPlanPath(path, planPhase);
+  // Paired by file name only (see file-name.ts); a contract of another name has no plan.
+  const plan = phaseFiles(path)?.plan;
+  if (plan !== undefined) header.planPath = plan;
 
   const tasks: PlanTaskSummary[] = [];
   // Indexed loops here and in the rules: they run for every task of every

@@ -45,7 +45,7 @@ export function parsePlanContract(
 
   const phaseDigits = phaseDigitsFromName(path);
   const parts = rawParts(doc.value);
-  const header = buildHeader(doc, path, phaseDigits, parts);
+  const header = buildHeader(doc, path, parts);
   const version = unsupportedVersion(doc);
   if (version) return result(path, header, [], [...jsonProblems, version]);
 
