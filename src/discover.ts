@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import { lstat, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
@@ -75,35 +75,59 @@ export async function listMatching(dir: string, globs: readonly string[]): Promi
 
 const SKIPPED = new Set([".git", "node_modules"]);
 
-/** Symlinks under `dir` matching any glob, found by walking from each glob's base without following links. */
+/**
+ * Symlinks under `dir` matching any glob, found by walking from each glob's
+ * base without following links. A base that is itself reached through a
+ * symlink (`.planning` linked elsewhere) has its direct entries listed, never
+ * walked: what lies under a link is refused by the loader, and a walk could
+ * leave the repository.
+ */
 function listSymlinks(dir: string, globs: readonly string[]): string[] {
   const matches = picomatch([...globs], { dot: true });
   const found = new Set<string>();
-  const bases = new Set(globs.map((g) => picomatch.scan(g).base));
   const seen = new Set<string>();
-  for (const base of bases) {
+  let realDir: string;
+  try {
+    realDir = realpathSync(dir);
+  } catch {
+    return [];
+  }
+  const add = (path: string) => {
+    if (matches(path)) found.add(path);
+  };
+  for (const base of new Set(globs.map((g) => picomatch.scan(g).base))) {
+    const abs = base === "" ? dir : join(dir, base);
+    let real: string | undefined;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      continue; // absent or unreadable: nothing to list
+    }
+    if (real !== (base === "" ? realDir : join(realDir, base))) {
+      for (const entry of entriesOf(abs)) add(`${base}/${entry.name}`);
+      continue;
+    }
     const stack = [base];
     while (stack.length > 0) {
       const rel = stack.pop()!;
       if (seen.has(rel)) continue;
       seen.add(rel);
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(rel === "" ? dir : join(dir, rel), { withFileTypes: true });
-      } catch {
-        continue; // absent, not a directory, or unreadable: nothing to list
-      }
-      for (const entry of entries) {
+      for (const entry of entriesOf(rel === "" ? dir : join(dir, rel))) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-        if (entry.isSymbolicLink()) {
-          if (matches(path)) found.add(path);
-        } else if (entry.isDirectory() && !SKIPPED.has(entry.name)) {
-          stack.push(path);
-        }
+        if (entry.isSymbolicLink()) add(path);
+        else if (entry.isDirectory() && !SKIPPED.has(entry.name)) stack.push(path);
       }
     }
   }
   return [...found];
+}
+
+function entriesOf(abs: string): Dirent[] {
+  try {
+    return readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return []; // not a directory, or unreadable: nothing to list
+  }
 }
 
 /** `abs` relative to `root` with forward slashes, or undefined when outside it. */

@@ -88,7 +88,11 @@ function writeFiles(root: string, files: Files): void {
     }
     mkdirSync(dirname(abs), { recursive: true });
     if (typeof content === "string") writeFileSync(abs, content);
-    else symlinkSync(content.symlink, abs);
+    else {
+      // A link may replace a file of the base commit.
+      rmSync(abs, { force: true });
+      symlinkSync(content.symlink, abs);
+    }
   }
 }
 
