@@ -20,12 +20,14 @@ export type Resolved =
  * resolved with `realpath`, and a path whose real location is outside the
  * root's real location is reported, never followed: a contract must not be
  * able to make the gate read (and quote) files from elsewhere on the runner.
+ * Nor from `.git/`, as written or as resolved (see `inGitDir`).
  */
 export async function resolveInRepo(root: string, path: string): Promise<Resolved> {
   const unsafe = unsafePathReason(path);
   if (unsafe)
     return { kind: "error", rel: path, message: `path ${JSON.stringify(path)} ${unsafe}` };
   const rel = normalizeRepoPath(path);
+  if (inGitDir(rel)) return { kind: "error", rel, message: gitDirRule(rel) };
   let realRoot: string;
   try {
     realRoot = await realpath(root);
@@ -43,6 +45,8 @@ export async function resolveInRepo(root: string, path: string): Promise<Resolve
     return { kind: "error", rel, message: `${rel}: ${errorText(e)}` };
   }
   if (!isInside(realRoot, real)) return { kind: "outside", rel, target: real };
+  const realRel = relative(realRoot, real).split(sep).join("/");
+  if (inGitDir(realRel)) return { kind: "error", rel, message: gitDirRule(rel, realRel) };
   try {
     const info = await stat(real);
     if (info.isFile()) return { kind: "file", rel, abs: real };
@@ -51,6 +55,22 @@ export async function resolveInRepo(root: string, path: string): Promise<Resolve
   } catch (e) {
     return { kind: "error", rel, message: `${rel}: ${errorText(e)}` };
   }
+}
+
+/**
+ * Whether a repo-relative path (`/`-separated) is git's own store or inside
+ * it, at any depth (a submodule has its own `.git`). `actions/checkout`
+ * leaves the job's token in `.git/config`; a file check that could read it
+ * would leak it through pass/fail outcomes and quoted lines, one bit per check.
+ */
+export function inGitDir(rel: string): boolean {
+  return rel.split("/").includes(".git");
+}
+
+/** The execution error for a path that is, or resolves into, `.git`. */
+export function gitDirRule(rel: string, realRel?: string): string {
+  const via = realRel === undefined || realRel === rel ? "" : ` (it resolves to ${realRel})`;
+  return `${rel} is inside .git${via}: file checks and citations never read git's own files, which can hold credentials`;
 }
 
 /** True when `path` is `root` or below it (both already real paths). */

@@ -1,10 +1,17 @@
 import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { basename, join, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
 import { normalizeRepoPath, unsafePathReason } from "../../formats/paths.js";
-import { describeResolved, errorText, isInside, resolveInRepo } from "./confine.js";
+import {
+  describeResolved,
+  errorText,
+  gitDirRule,
+  inGitDir,
+  isInside,
+  resolveInRepo,
+} from "./confine.js";
 
 /** A file a check reads: `rel` for reports, `abs` (inside the real root) for reading. */
 export interface RepoFile {
@@ -49,6 +56,8 @@ export async function listFiles(root: string, path: string): Promise<FileList> {
 }
 
 async function globFiles(root: string, pattern: string): Promise<FileList> {
+  // The crawl skips .git anyway; a glob that names it is refused by name, not left to match nothing.
+  if (inGitDir(pattern)) return { ok: false, error: gitDirRule(pattern) };
   // tinyglobby would happily crawl `{..,src}/**` or `{/,src}/**` from outside
   // the root; refuse before crawling anything.
   if (/(^|[/{,(|])\.\.($|[/},)|])/.test(pattern) || /[{,(|]\//.test(pattern)) {
@@ -113,6 +122,10 @@ function dirInfo(realRoot: string, relDir: string): DirInfo {
     realDir = realpathSync(abs);
   } catch (e) {
     return { prefix, problem: (rel) => `${rel}: ${errorText(e)}` };
+  }
+  const realRel = relative(realRoot, realDir).split(sep).join("/");
+  if (isInside(realRoot, realDir) && inGitDir(realRel)) {
+    return { prefix, problem: (rel) => gitDirRule(rel, `${realRel}/${basename(rel)}`) };
   }
   if (!isInside(realRoot, realDir)) {
     return {
