@@ -97,6 +97,19 @@ describe("a contract replaced by a symlink", () => {
     expect(v.code).toBe(1);
     expect(v.stdout).toContain(`${ORACLE} is a symlink to ${join(outside, "c.md")}`);
     expect(v.stdout).toContain(`${dangling} is a symlink to nowhere.md (broken)`);
+    // run refuses it too, and writes nothing through the link or over it.
+    const before = readFileSync(join(outside, "c.md"), "utf8");
+    expect((await runCli(["run", "--root", root], root)).code).toBe(1);
+    expect(lstatSync(join(root, ORACLE)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(outside, "c.md"), "utf8")).toBe(before);
+    // So does refresh-hash, for a plan contract behind a link.
+    const plan = failingTree();
+    rmSync(join(plan, CONTRACT));
+    symlinkSync("../docs/lenient-contract.json", join(plan, CONTRACT));
+    const refresh = await runCli(["refresh-hash", "--root", plan, join(plan, CONTRACT)], plan);
+    expect(refresh.code).toBe(2);
+    expect(refresh.stderr).toContain(`${CONTRACT} is a symlink to docs/lenient-contract.json`);
+    expect(lstatSync(join(plan, CONTRACT)).isSymbolicLink()).toBe(true);
 
     // `.planning` itself linked out of the repository: its contract is still found, and refused.
     const moved = copyTree(FIXTURE);
