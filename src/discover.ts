@@ -77,10 +77,10 @@ const SKIPPED = new Set([".git", "node_modules"]);
 
 /**
  * Symlinks under `dir` matching any glob, found by walking from each glob's
- * base without following links. A base that is itself reached through a
- * symlink (`.planning` linked elsewhere) has its direct entries listed, never
- * walked: what lies under a link is refused by the loader, and a walk could
- * leave the repository.
+ * base without following links. A linked directory (the base itself, such as
+ * `.planning` linked elsewhere, or one found on the way) has its direct
+ * entries listed, never walked: what lies under a link is refused by the
+ * loader, and a walk could leave the repository.
  */
 function listSymlinks(dir: string, globs: readonly string[]): string[] {
   const matches = picomatch([...globs], { dot: true });
@@ -114,8 +114,12 @@ function listSymlinks(dir: string, globs: readonly string[]): string[] {
       seen.add(rel);
       for (const entry of entriesOf(rel === "" ? dir : join(dir, rel))) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-        if (entry.isSymbolicLink()) add(path);
-        else if (entry.isDirectory() && !SKIPPED.has(entry.name)) stack.push(path);
+        if (entry.isSymbolicLink()) {
+          add(path);
+          // A linked directory is not walked, but what it holds directly is listed
+          // (names only), so its contracts are refused rather than never seen.
+          for (const inner of entriesOf(join(dir, path))) add(`${path}/${inner.name}`);
+        } else if (entry.isDirectory() && !SKIPPED.has(entry.name)) stack.push(path);
       }
     }
   }

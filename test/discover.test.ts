@@ -2,6 +2,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverContracts, toRepoPath, UsageError } from "../src/discover.js";
+import { loadContract } from "../src/load.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 describe("discoverContracts", () => {
@@ -24,14 +25,17 @@ describe("discoverContracts", () => {
     ]);
   });
 
-  it("adds custom globs and does not follow symlinked directories", async () => {
+  it("adds custom globs and lists, never walks, a symlinked directory's contracts", async () => {
     const root = tempDir();
     const outside = tempDir();
-    writeTree(outside, { "contracts/x.md": "" });
+    writeTree(outside, { "contracts/x.md": "", "contracts/deeper/y.md": "" });
     writeTree(root, { "docs/contracts/c.md": "" });
     symlinkSync(join(outside, "contracts"), join(root, "docs/linked"));
     const found = await discoverContracts({ root, globs: ["docs/**/*.md"] });
-    expect(found).toEqual(["docs/contracts/c.md"]);
+    // The loader refuses docs/linked/x.md by name (it lies under a symlink); nothing deeper is walked.
+    expect(found).toEqual(["docs/contracts/c.md", "docs/linked/x.md"]);
+    const linked = await loadContract(root, "docs/linked/x.md");
+    expect(linked.problems.map((p) => p.code)).toEqual(["symlinked-contract"]);
   });
 
   it("takes explicit files and searches directory arguments relative to themselves", async () => {

@@ -111,6 +111,17 @@ describe("a contract replaced by a symlink", () => {
     expect(refresh.stderr).toContain(`${CONTRACT} is a symlink to docs/lenient-contract.json`);
     expect(lstatSync(join(plan, CONTRACT)).isSymbolicLink()).toBe(true);
 
+    // A directory of contracts linked in from outside: what it holds is found, and refused.
+    const nested = copyTree(FIXTURE);
+    const shelf = tempDir();
+    copyFileSync(join(nested, ORACLE), join(shelf, "x.md"));
+    symlinkSync(shelf, join(nested, ".claude/tasks/contracts/shelf"));
+    const n = await validate(nested);
+    expect(n.code).toBe(1);
+    expect(n.stdout).toContain(
+      `.claude/tasks/contracts/shelf/x.md lies under the symlink .claude/tasks/contracts/shelf, which leads to ${shelf}`,
+    );
+
     // `.planning` itself linked out of the repository: its contract is still found, and refused.
     const moved = copyTree(FIXTURE);
     const elsewhere = tempDir();
