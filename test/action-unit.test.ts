@@ -4,7 +4,7 @@
  * API, plus the e2e harness's own parsers. The bundled action is covered end
  * to end by action-e2e.test.ts.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isUntrusted, type RunnerEnv, readRunnerEnv, resolveTarget } from "../src/action/event.js";
@@ -24,6 +24,7 @@ import { checkRunTitle, commentMarker } from "../src/report/github-text.js";
 import type { ContractOutcome, CriterionOutcome, RunSummary } from "../src/verdict.js";
 import { examplePayload } from "./github/payloads.js";
 import {
+  type Files,
   makeRepo,
   oracleContract,
   oraclePath,
@@ -556,12 +557,26 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
   return api;
 }
 
+/**
+ * Run the action in process on a PR that adds one contract, or (`files`)
+ * changes the base into the head; then the API lists the PR's real changes.
+ */
 async function inProcess(
-  contractText: string,
+  contract: string | { base: Files; head: Files },
   api: GitHubApi,
   opts: { fork?: boolean; inputs?: Record<string, string> } = {},
 ) {
-  const repo = await makeRepo({ base: {}, head: { [oraclePath("c")]: contractText } });
+  const repo = await makeRepo(
+    typeof contract === "string" ? { base: {}, head: { [oraclePath("c")]: contract } } : contract,
+  );
+  if (typeof contract !== "string") {
+    const changed: ChangedFile[] = repo.files.map((f) => ({
+      path: f.filename,
+      status: f.status as ChangedFile["status"],
+      ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
+    }));
+    api.listPullFiles = async () => changed;
+  }
   const temp = scratch();
   const eventPath = join(temp, "event.json");
   const payload = examplePayload("pull_request", "synchronize", {
@@ -572,7 +587,7 @@ async function inProcess(
     baseSha: repo.base,
     fork: opts.fork ?? false,
   });
-  payload.pull_request.changed_files = 1;
+  payload.pull_request.changed_files = typeof contract === "string" ? 1 : repo.files.length;
   writeFileSync(eventPath, JSON.stringify(payload));
   const io = fakeIO({ "github-token": "tok", ...opts.inputs });
   await runAction({
@@ -740,5 +755,39 @@ describe("runPost", () => {
     await runPost(postIO({ "check-run-id": "42", "check-run-completed": "true" }), env, () => api);
     await runPost(postIO({}), env, () => api);
     expect(calls).toEqual([]);
+  });
+});
+
+describe("runAction: a PR that replaces a contract by a symlink", () => {
+  // The GitHub API lists the link as a modified file: the gate must gate it (refuse it).
+  const fixtures = join(import.meta.dirname, "fixtures/files/symlinks");
+  const contract = ".planning/phase-1-contract.json";
+  const fixture = (rel: string) => readFileSync(join(fixtures, rel), "utf8");
+  const base: Files = {
+    [contract]: fixture(contract),
+    ".planning/phase-1-plan.md": fixture(".planning/phase-1-plan.md"),
+    ".planning/phase-1-evidence.json": fixture(".planning/phase-1-evidence.json"),
+    "docs/lenient-contract.json": fixture("docs/lenient-contract.json"),
+    // The README lacks its usage section: the real contract blocks.
+    "README.md": "# Tool\n\nNo usage yet.\n",
+  };
+
+  it("is gated and refused; the same content as a regular file would pass", async () => {
+    // Positive control: the lenient content committed in place of the contract turns the gate green.
+    const copied = await inProcess(
+      { base, head: { [contract]: fixture("docs/lenient-contract.json") } },
+      fakeApi(),
+    );
+    expect(copied.outputs.conclusion).toBe("success");
+
+    const linked = await inProcess(
+      { base, head: { [contract]: { symlink: "../docs/lenient-contract.json" } } },
+      fakeApi(),
+    );
+    expect(linked.outputs.conclusion).toBe("failure");
+    expect(linked.log).toContain("1 of 1 contracts are touched by PR #7.");
+    expect(linked.log.join("\n")).toContain(
+      `${contract} is a symlink to docs/lenient-contract.json`,
+    );
   });
 });
