@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { citationsFor, evidencePathFor, parseEvidenceFile } from "../src/evidence/index.js";
+import { citationsFor, parseEvidenceFile } from "../src/evidence/index.js";
+import { phaseFiles } from "../src/formats/plan-contract/file-name.js";
 
 const PATH = ".planning/phase-2-evidence.json";
 const fixture = (name: string) =>
@@ -100,10 +101,10 @@ describe("evidence file", () => {
   });
 
   it("names the evidence file beside a plan contract", () => {
-    expect(evidencePathFor(".planning/phase-12-contract.json")).toBe(
+    expect(phaseFiles(".planning/phase-12-contract.json")?.evidence).toBe(
       ".planning/phase-12-evidence.json",
     );
-    expect(evidencePathFor("phase-1-contract.json")).toBe("phase-1-evidence.json");
-    expect(evidencePathFor(".planning/contract.md")).toBeUndefined();
+    expect(phaseFiles("phase-1-contract.json")?.evidence).toBe("phase-1-evidence.json");
+    expect(phaseFiles(".planning/contract.md")).toBeUndefined();
   });
 });

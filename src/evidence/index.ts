@@ -1,5 +1,4 @@
 import { normalizeRepoPath, unsafePathReason } from "../formats/paths.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { type JsonDocument, parseJsonDocument } from "../formats/plan-contract/json-document.js";
 import { formatPath } from "../formats/plan-contract/json-path.js";
 import { field, isObject, objectEntries } from "../formats/plan-contract/raw.js";
@@ -80,11 +79,6 @@ export function citationsFor(
   check: number,
 ): Citation[] {
   return citations.filter((c) => c.task === task && c.check === check);
-}
-
-/** `dir/phase-<name>-evidence.json` for `dir/phase-<name>-contract.json`; undefined for other names. */
-export function evidencePathFor(contractPath: string): string | undefined {
-  return phaseFiles(contractPath)?.evidence;
 }
 
 function invalid(problems: Problem[]): EvidenceFile {

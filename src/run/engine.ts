@@ -210,7 +210,7 @@ async function loadCitations(contract: Contract, root: string): Promise<Citation
   if (evidence.kind === "none") {
     return {
       list: [],
-      invalid: "no phase-N-evidence.json can belong to this contract's file name",
+      invalid: "no evidence file pairs with this contract (only phase-<name>-contract.json has one)",
       problems: [],
     };
   }
