@@ -210,7 +210,8 @@ async function loadCitations(contract: Contract, root: string): Promise<Citation
   if (evidence.kind === "none") {
     return {
       list: [],
-      invalid: "no evidence file pairs with this contract (only phase-<name>-contract.json has one)",
+      invalid:
+        "no evidence file pairs with this contract (only phase-<name>-contract.json has one)",
       problems: [],
     };
   }
