@@ -37,7 +37,12 @@ function contract(block: string): string {
 
 describe("invalid fixtures: one per fail-closed rule, exact problems", () => {
   const expected: Record<string, string[]> = {
-    "partial-oracle.md": ["partial-oracle@6:4", "partial-oracle@9:4", "partial-oracle@12:4"],
+    "partial-oracle.md": [
+      "partial-oracle@6:4",
+      "partial-oracle@9:4",
+      "partial-oracle@12:4",
+      "keyword-near-miss@14:4",
+    ],
     "unindented-attribute.md": ["unindented-attribute@5:1", "unindented-attribute@10:3"],
     "orphan-attribute.md": [
       "orphan-attribute@5:4",
@@ -63,7 +68,7 @@ describe("invalid fixtures: one per fail-closed rule, exact problems", () => {
     "abandon-blank-reason.md": ["abandon-blank-reason@5:1"],
     "abandon-duplicate.md": ["abandon-duplicate@7:1"],
     "no-criteria.md": ["no-criteria@1:1"],
-    "no-criteria-empty-section.md": ["no-criteria@3:1"],
+    "no-criteria-empty-section.md": ["no-criteria@3:1", "invalid-criterion-id@9:1"],
     "unclosed-fence.md": ["unclosed-fence@8:1"],
     "invalid-regex.md": ["invalid-regex@6:4", "invalid-regex@10:4"],
     "unsafe-path.md": ["unsafe-path@8:4", "unsafe-path@13:4"],
@@ -409,9 +414,10 @@ describe("attribute values", () => {
     expect(oracle(c.criteria[0]).evidence?.text).toBe("");
   });
 
-  it("attribute names are uppercase exactly: a lowercase one is prose", () => {
+  it("attribute names are uppercase exactly: a lowercase one is an error, never prose", () => {
     const c = parseText(contract("1. t\n   check: x\n   expect: y"));
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["keyword-near-miss@5:4", "keyword-near-miss@6:4"]);
+    expect(c.problems[0]!.hint).toContain("CHECK: must be written in ASCII capitals");
     expect(c.criteria[0]!.checks).toEqual([]);
   });
 
@@ -495,7 +501,9 @@ describe("criteria grammar", () => {
     const c = parseText(
       "# CONTRACT — x\n1. in the header\n## REQUEST\n1. in the request\n## ACCEPTANCE CRITERIA\n1. real\n## FILE SCOPE\n2. in the scope\nABANDON: 1 not in the block\n",
     );
-    expect(c.problems).toEqual([]);
+    // Numbered lists elsewhere are prose; the ABANDON under FILE SCOPE is an error naming it.
+    expect(problemsOf(c)).toEqual(["oracle-outside-criteria@9:1"]);
+    expect(c.problems[0]!.message).toContain('under "## FILE SCOPE"');
     expect(c.criteria.map((k) => [k.id, k.title, k.abandon])).toEqual([["1", "real", undefined]]);
   });
 
@@ -514,9 +522,9 @@ describe("criteria grammar", () => {
     expect(c.criteria.map((k) => k.abandon?.reason)).toEqual(["gone", "too early but valid"]);
   });
 
-  it("only ABANDON: at column 0 counts", () => {
+  it("only ABANDON: at column 0 counts; indented it is an error, in parentheses documentation", () => {
     const c = parseText(contract("1. a\n   ABANDON: 1 indented\n(ABANDON: 1 in parentheses)"));
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["misplaced-abandon@5:4"]);
     expect(c.criteria[0]!.abandon).toBeUndefined();
   });
 
@@ -527,9 +535,13 @@ describe("criteria grammar", () => {
     ]);
   });
 
-  it("attributes outside the criteria block are ignored", () => {
+  it("attributes outside the criteria block never attach, and are errors naming the heading", () => {
     const c = parseText("## REQUEST\n   CHECK: rm -rf /\nCHECK: x\n## ACCEPTANCE CRITERIA\n1. a\n");
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["oracle-outside-criteria@2:4", "oracle-outside-criteria@3:1"]);
+    expect(c.problems[0]!.message).toBe(
+      'CHECK: under "## REQUEST" is outside ## ACCEPTANCE CRITERIA, so the gate would never act on it',
+    );
+    expect(c.criteria[0]!.checks).toEqual([]);
   });
 });
 

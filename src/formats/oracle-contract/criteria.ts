@@ -5,7 +5,6 @@ import {
   classifyBlockLine,
   type Doc,
   type H2Section,
-  h2Sections,
   headingIs,
   locate,
 } from "./lines.js";
@@ -53,14 +52,17 @@ type Closed = { why: string };
  * orphan. Guessing an owner would hand one criterion another one's oracle.
  */
 export function readCriteria(doc: Doc): CriteriaBlock {
-  const sections = h2Sections(doc).filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
+  const sections = doc.sections.filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
   const block: CriteriaBlock = { sections, drafts: [], abandons: [], problems: [] };
   const byId = new Map<string, DraftCriterion>();
   for (const section of sections) {
     let open: DraftCriterion | Closed = { why: "before the first criterion" };
     for (let i = section.index + 1; i < section.end; i++) {
       if (doc.hidden[i]) continue;
+      // Block structure comes from the line as written; titles and reasons
+      // from what the page shows (an inline comment is not part of a title).
       const line = classifyBlockLine(doc.lines[i]!);
+      const shown = doc.partlyHidden[i] ? classifyBlockLine(doc.visible[i]!) : line;
       switch (line.kind) {
         case "numbered":
         case "checkbox": {
@@ -74,7 +76,7 @@ export function readCriteria(doc: Doc): CriteriaBlock {
           }
           const criterion: Criterion = {
             id: line.id,
-            title: line.title,
+            title: shown.kind === line.kind ? shown.title : line.title,
             location: locate(doc, i),
             checks: [],
           };
@@ -104,8 +106,18 @@ export function readCriteria(doc: Doc): CriteriaBlock {
             });
           break;
         }
+        case "bad-id":
+          block.problems.push(badId(doc, i, line.written));
+          // Its attributes go with it: attaching them to the criterion above
+          // (what the upstream runner does) would merge two criteria into one.
+          open = {
+            criterion: { id: line.written, title: "", location: locate(doc, i), checks: [] },
+            index: i,
+            attributes: {},
+          };
+          break;
         case "abandon": {
-          const rest = line.rest.trim();
+          const rest = (shown.kind === "abandon" ? shown.rest : line.rest).trim();
           const space = rest.search(/\s/);
           const id = space === -1 ? rest : rest.slice(0, space);
           const reason = space === -1 ? "" : rest.slice(space).trim();
@@ -146,6 +158,17 @@ function attach(
     return;
   }
   owner.attributes[name] = attr;
+}
+
+function badId(doc: Doc, index: number, written: string): Problem {
+  return problem(
+    "invalid-criterion-id",
+    locate(doc, index),
+    `"${written}" is not a criterion id: ids are whole numbers followed by "."; this criterion and its attributes are refused`,
+    {
+      hint: 'number it "N." with a whole number N no other criterion uses; a runner that reads only the digits merges it into the criterion above',
+    },
+  );
 }
 
 function duplicateId(doc: Doc, index: number, id: string, first: DraftCriterion): Problem {

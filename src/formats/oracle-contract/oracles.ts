@@ -93,6 +93,18 @@ function markerOf(attr: AttributeLine, id: string, at: Location, problems: Probl
   } else if (marker.kind === "regex") {
     const written = `/${marker.source}/${marker.flags}`;
     const error = regexError(marker.source, marker.flags)?.replace(`${written}: `, "");
+    if (error === undefined && matchesEmpty(marker.source, marker.flags)) {
+      problems.push(
+        problem(
+          "empty-attribute",
+          at,
+          `criterion ${id}: EXPECT: ${written} matches the empty string, so any output would satisfy it`,
+          {
+            hint: "write a regex that can only match the success marker, e.g. /^SUITE-GREEN$/m",
+          },
+        ),
+      );
+    }
     if (error !== undefined) {
       problems.push(
         problem(
@@ -121,4 +133,19 @@ function cwdOf(attr: AttributeLine, id: string, at: Location, problems: Problem[
     return cwd;
   }
   return normalizeRepoPath(cwd);
+}
+
+/**
+ * A regex that matches the empty string matches every output (`/^/m`,
+ * `/.*\/`, `/(?:)/`): as worthless as an empty marker. Testing it against
+ * "" cannot take long, whatever the pattern.
+ */
+function matchesEmpty(source: string, flags: string): boolean {
+  try {
+    return new RegExp(source, flags).test("");
+  } catch {
+    // V8 compiles lazily: a pattern too large to run fails here, not at
+    // construction. It cannot match anything, so it is not vacuous.
+    return false;
+  }
 }
