@@ -42,7 +42,9 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
   };
   const where = (i: number) => {
     const s = sectionOf[i]!;
-    return s >= 0 ? `under "## ${sections[s]!.heading}"` : "above the first ## heading";
+    if (s < 0) return "above the first ## heading";
+    const heading = sections[s]!.heading;
+    return heading === "" ? "under an empty ## heading" : `under "## ${heading}"`;
   };
 
   for (const part of parts) {
@@ -61,7 +63,7 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
             locate(doc, part.index, part.column),
             `${what} is hidden inside ${part.by}: GitHub does not show it, so the gate does not read it`,
             {
-              hint: "remove it, or take it out of the comment so reviewers see what the gate reads",
+              hint: "remove it, or take it out of the comment or definition so reviewers see what the gate reads",
             },
           ),
     );
