@@ -101,7 +101,14 @@ export function renderLines(lines: readonly string[]): Rendered {
       }
       out.hidden[i] = true;
       const by = `the link reference definition on line ${state.openedAt + 1}`;
-      out.parts.push({ index: i, column: 1, text: hiddenText(line), by });
+      // A destination is a URL, never structure: only title text is searched.
+      const text =
+        state.phase === "destination"
+          ? afterDestinationText(line)
+          : state.phase === "title"
+            ? titleText(line)
+            : line;
+      out.parts.push({ index: i, column: 1, text, by });
       state = next ? { kind: "definition", openedAt: state.openedAt, ...next } : { kind: "normal" };
       i++;
       continue;
@@ -137,7 +144,7 @@ export function renderLines(lines: readonly string[]): Rendered {
       out.parts.push({
         index: i,
         column: start + 1,
-        text: hiddenText(line.slice(definition.after)),
+        text: afterDestinationText(line.slice(definition.after)),
         by: `the link reference definition on line ${i + 1}`,
       });
       if (definition.rest) state = { kind: "definition", openedAt: i, ...definition.rest };
@@ -269,14 +276,17 @@ function continueDefinition(
   }
 }
 
-/** Hidden text without a leading title delimiter, so a `(- status: x)` title reads as its content. */
-function hiddenText(text: string): string {
+/** The title text after a definition's destination, or "" when there is none. */
+function afterDestinationText(text: string): string {
+  return titleText(text.replace(/^[ \t]*(?:<[^>]*>|\S+)/, ""));
+}
+
+/** A title without its delimiters, so `(- status: x)` reads as its content. */
+function titleText(text: string): string {
   const t = text.trim();
-  const m = /^(?:<[^>]*>|[^ \t"'(]*)[ \t]+(["'(].*)$/s.exec(t);
-  const title = m ? m[1]! : t;
-  const closer = CLOSER[title[0] ?? ""];
-  if (closer === undefined) return t;
-  const body = title.slice(1);
+  const closer = CLOSER[t[0] ?? ""];
+  if (closer === undefined) return "";
+  const body = t.slice(1);
   return body.endsWith(closer) ? body.slice(0, -1) : body;
 }
 
