@@ -8,6 +8,7 @@ import {
   headingIs,
   locate,
 } from "./lines.js";
+import type { ProblemSink } from "./problem-sink.js";
 
 /** An attribute line as written under its criterion (value trimmed, not unwrapped). */
 export interface AttributeLine {
@@ -37,7 +38,6 @@ export interface CriteriaBlock {
   sections: H2Section[];
   drafts: DraftCriterion[];
   abandons: AbandonLine[];
-  problems: Problem[];
 }
 
 /**
@@ -51,9 +51,9 @@ type Closed = { why: string };
  * one open criterion; an attribute attaches to it or, when none is open, is an
  * orphan. Guessing an owner would hand one criterion another one's oracle.
  */
-export function readCriteria(doc: Doc): CriteriaBlock {
+export function readCriteria(doc: Doc, problems: ProblemSink): CriteriaBlock {
   const sections = doc.sections.filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
-  const block: CriteriaBlock = { sections, drafts: [], abandons: [], problems: [] };
+  const block: CriteriaBlock = { sections, drafts: [], abandons: [] };
   const byId = new Map<string, DraftCriterion>();
   for (const section of sections) {
     let open: DraftCriterion | Closed = { why: "before the first criterion" };
@@ -68,7 +68,9 @@ export function readCriteria(doc: Doc): CriteriaBlock {
         case "checkbox": {
           const first = byId.get(line.id);
           if (first) {
-            block.problems.push(duplicateId(doc, i, line.id, first));
+            if (!problems.full("duplicate-criterion-id", locate(doc, i))) {
+              problems.push(duplicateId(doc, i, line.id, first));
+            }
             open = {
               why: `after criterion ${line.id} on line ${i + 1}, refused as a duplicate id`,
             };
@@ -90,16 +92,20 @@ export function readCriteria(doc: Doc): CriteriaBlock {
         case "attribute": {
           const owner = "criterion" in open ? open : undefined;
           if (!line.indented) {
-            block.problems.push(unindented(doc, i, line.name, line.column, owner));
+            if (!problems.full("unindented-attribute", locate(doc, i, line.column))) {
+              problems.push(unindented(doc, i, line.name, line.column, owner));
+            }
           } else if (!owner) {
-            block.problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+            if (!problems.full("orphan-attribute", locate(doc, i, line.column))) {
+              problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+            }
             break;
           }
           // An unindented attribute is still counted on its criterion (the error
           // already invalidates the file) so that one misplaced line does not
           // also read as a partial oracle.
           if (owner)
-            attach(doc, block, owner, line.name, {
+            attach(doc, problems, owner, line.name, {
               value: line.value,
               index: i,
               column: line.column,
@@ -107,7 +113,9 @@ export function readCriteria(doc: Doc): CriteriaBlock {
           break;
         }
         case "bad-id":
-          block.problems.push(badId(doc, i, line.written));
+          if (!problems.full("invalid-criterion-id", locate(doc, i))) {
+            problems.push(badId(doc, i, line.written));
+          }
           // Its attributes go with it: attaching them to the criterion above
           // (what the upstream runner does) would merge two criteria into one.
           open = {
@@ -140,14 +148,14 @@ export function readCriteria(doc: Doc): CriteriaBlock {
 
 function attach(
   doc: Doc,
-  block: CriteriaBlock,
+  problems: ProblemSink,
   owner: DraftCriterion,
   name: AttributeName,
   attr: AttributeLine,
 ): void {
   const first = owner.attributes[name];
   if (first) {
-    block.problems.push(
+    problems.push(
       problem(
         "duplicate-attribute",
         locate(doc, attr.index, attr.column),

@@ -1,7 +1,8 @@
-import type { OracleHeader, Problem, Section } from "../../model.js";
+import type { OracleHeader, Section } from "../../model.js";
 import { problem } from "../../problems.js";
 import { atxText, type Doc, type H2Section, headingIs, locate } from "./lines.js";
 import { asRead } from "./normalize.js";
+import type { ProblemSink } from "./problem-sink.js";
 import { unwrapBackticks } from "./values.js";
 
 type FactKey = "date" | "flow" | "branch" | "status" | "supersedes";
@@ -20,7 +21,7 @@ const FACT = /^([A-Za-z]+)[ \t]*:(.*)$/s;
  * and the gate could each believe a different one. Anything else in an
  * unexpected shape is simply left out.
  */
-export function readHeader(doc: Doc, problems: Problem[]): OracleHeader {
+export function readHeader(doc: Doc, problems: ProblemSink): OracleHeader {
   const header: OracleHeader = { kind: "oracle-contract" };
   const sections = doc.sections;
   const preambleEnd = sections[0]?.index ?? doc.lines.length;

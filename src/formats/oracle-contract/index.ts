@@ -7,6 +7,7 @@ import { readHeader } from "./header.js";
 import { type Doc, h2Sections, locate } from "./lines.js";
 import { buildOracle } from "./oracles.js";
 import { checkPlacement } from "./placement.js";
+import { CappedProblems } from "./problem-sink.js";
 import { renderLines } from "./rendered.js";
 
 /**
@@ -29,7 +30,7 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
     partlyHidden: rendered.partlyHidden,
   };
   const doc: Doc = { ...shown, sections: h2Sections(shown) };
-  const problems: Problem[] = [];
+  const problems = new CappedProblems();
   const unclosed = rendered.unclosedFenceAt;
   if (unclosed !== undefined) {
     problems.push(
@@ -44,9 +45,7 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
 
   const header = readHeader(doc, problems);
   checkPlacement(doc, rendered.parts, problems);
-  const block = readCriteria(doc);
-  // A loop, not push(...): a 1 MiB file can hold more problems than a call has arguments.
-  for (const p of block.problems) problems.push(p);
+  const block = readCriteria(doc, problems);
   for (const draft of block.drafts) buildOracle(doc, draft, problems);
   attachAbandons(doc, block.abandons, block.drafts, problems);
 
@@ -69,7 +68,7 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
   }
 
   const criteria = block.drafts.map((d) => d.criterion);
-  return contract(path, header, criteria, problems);
+  return contract(path, header, criteria, problems.list());
 }
 
 function contract(

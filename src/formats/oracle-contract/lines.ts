@@ -133,6 +133,8 @@ export function atxText(line: string): string {
 export interface H2Section {
   /** Heading text without `## `, trimmed. */
   heading: string;
+  /** The heading in upper case, computed once: sections are matched by name often. */
+  upper: string;
   /** 0-based index of the heading line. */
   index: number;
   /** 0-based index one past the section's last line. */
@@ -141,16 +143,18 @@ export interface H2Section {
 
 /** Every visible level-2 heading with its extent (fenced `##` lines do not count). */
 export function h2Sections(doc: Omit<Doc, "sections">): H2Section[] {
-  const starts: { heading: string; index: number }[] = [];
-  doc.lines.forEach((line, index) => {
-    if (!doc.hidden[index] && H2.test(line)) {
-      starts.push({ heading: atxText(doc.visible[index]!), index });
-    }
-  });
-  return starts.map((s, k) => ({ ...s, end: starts[k + 1]?.index ?? doc.lines.length }));
+  const sections: H2Section[] = [];
+  for (let index = 0; index < doc.lines.length; index++) {
+    if (doc.hidden[index] || !H2.test(doc.lines[index]!)) continue;
+    const last = sections[sections.length - 1];
+    if (last) last.end = index;
+    const heading = atxText(doc.visible[index]!);
+    sections.push({ heading, upper: heading.toUpperCase(), index, end: doc.lines.length });
+  }
+  return sections;
 }
 
 /** Case-insensitive prefix match of a heading (`REQUEST (verbatim — IMMUTABLE)` is a REQUEST). */
 export function headingIs(section: H2Section, prefix: string): boolean {
-  return section.heading.toUpperCase().startsWith(prefix);
+  return section.upper.startsWith(prefix);
 }

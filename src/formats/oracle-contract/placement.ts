@@ -1,4 +1,3 @@
-import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import {
   atxText,
@@ -10,7 +9,8 @@ import {
   locate,
 } from "./lines.js";
 import { asRead, difference } from "./normalize.js";
-import type { HiddenPart } from "./rendered.js";
+import type { ProblemSink } from "./problem-sink.js";
+import type { HiddenPart, Hider } from "./rendered.js";
 
 const KEYWORDS = "CHECK|EXPECT|EVIDENCE|CWD|ABANDON";
 /** A keyword line as the grammar writes it, at any indentation, bullet optional. */
@@ -32,7 +32,11 @@ const SECTION_NAMES = ["ACCEPTANCE CRITERIA", "FILE SCOPE", "REQUEST", "CLARIFIC
  * line, because each would otherwise make the gate read a different contract
  * from the one reviewers read.
  */
-export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems: Problem[]): void {
+export function checkPlacement(
+  doc: Doc,
+  parts: readonly HiddenPart[],
+  problems: ProblemSink,
+): void {
   const sections = doc.sections;
   const sectionOf = sectionIndex(doc, sections);
   const criteria = sections.map((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
@@ -50,18 +54,20 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
   for (const part of parts) {
     const what = hiddenStructure(part.text, inCriteria(part.index));
     if (what === undefined) continue;
+    const at = locate(doc, part.index, part.column);
+    if (problems.full("hidden-structure", at)) continue;
     problems.push(
-      part.rawHtml
+      part.by.kind === "raw-html"
         ? problem(
             "hidden-structure",
-            locate(doc, part.index, part.column),
+            at,
             `${what} follows an HTML comment on the same line, which makes it raw HTML: GitHub shows it as plain text, not as contract structure`,
             { hint: "put the comment on its own line, or remove it" },
           )
         : problem(
             "hidden-structure",
-            locate(doc, part.index, part.column),
-            `${what} is hidden inside ${part.by}: GitHub does not show it, so the gate does not read it`,
+            at,
+            `${what} is hidden inside ${hider(part.by)}: GitHub does not show it, so the gate does not read it`,
             {
               hint: "remove it, or take it out of the comment or definition so reviewers see what the gate reads",
             },
@@ -76,7 +82,11 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
     // A line starting with any other ASCII character reads as itself and
     // can be none of the things checked below: skip it (most prose).
     if (!mayMatter(raw)) continue;
-    if (H2.test(raw) && atxText(doc.visible[i]!) === "") {
+    if (
+      H2.test(raw) &&
+      atxText(doc.visible[i]!) === "" &&
+      !problems.full("empty-heading", locate(doc, i))
+    ) {
       problems.push(
         problem("empty-heading", locate(doc, i), "an empty ## heading", {
           hint: "give the heading its text, or remove the line; an empty heading ends the section above it",
@@ -87,12 +97,12 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
     headingNearMiss(doc, i, read, problems);
     const keyword = EXACT_KEYWORD.exec(raw);
     if (!inCriteria(i)) {
-      if (keyword) {
-        const column = raw.indexOf(keyword[1]!) + 1;
+      const at = keyword && locate(doc, i, raw.indexOf(keyword[1]!) + 1);
+      if (keyword && at && !problems.full("oracle-outside-criteria", at)) {
         problems.push(
           problem(
             "oracle-outside-criteria",
-            locate(doc, i, column),
+            at,
             `${keyword[1]}: ${where(i)} is outside ## ACCEPTANCE CRITERIA, so the gate would never act on it`,
             {
               hint: "move it under its criterion in ## ACCEPTANCE CRITERIA, or quote it in a code fence if it is an example",
@@ -103,10 +113,12 @@ export function checkPlacement(doc: Doc, parts: readonly HiddenPart[], problems:
       continue;
     }
     if (keyword?.[1] === "ABANDON" && !raw.startsWith("ABANDON:")) {
+      const at = locate(doc, i, raw.indexOf("ABANDON") + 1);
+      if (problems.full("misplaced-abandon", at)) continue;
       problems.push(
         problem(
           "misplaced-abandon",
-          locate(doc, i, raw.indexOf("ABANDON") + 1),
+          at,
           "ABANDON: is indented or written as a list item, so it abandons nothing",
           { hint: "write ABANDON: <id> <reason> at column 0, on a line of its own" },
         ),
@@ -136,12 +148,26 @@ function sectionIndex(doc: Doc, sections: readonly H2Section[]): Int32Array {
   return out;
 }
 
+function hider(by: Hider): string {
+  return by.kind === "definition"
+    ? `the link reference definition on line ${by.line + 1}`
+    : `the HTML comment opened on line ${by.line + 1}`;
+}
+
+/** Characters a structural line can start with; anything else with no `:` is prose. */
+const STRUCTURE_START = /^[ \t]*[#`~0-9]/;
+const ASCII_TEXT = /^[\x20-\x7e\t]*$/;
+
 /**
  * The structure a hidden piece of text holds, described for a message, or
  * undefined. Numbered lines count only inside the criteria section:
  * elsewhere a commented-out numbered list is a note.
  */
 function hiddenStructure(text: string, inCriteria: boolean): string | undefined {
+  // Most hidden text is prose: skip it without normalising.
+  if (ASCII_TEXT.test(text) && !text.includes(":") && !STRUCTURE_START.test(text)) {
+    return undefined;
+  }
   const t = asRead(text).trimStart();
   if (t === "") return undefined;
   if (/^#{1,6}(?:[ \t]|$)/.test(t)) return "a heading";
@@ -159,7 +185,7 @@ function hiddenStructure(text: string, inCriteria: boolean): string | undefined 
  * A shown line with a hidden part: an oracle value that GitHub shows
  * differently from what runs, or a line whose kind the comment changes.
  */
-function partlyHidden(doc: Doc, i: number, problems: Problem[]): void {
+function partlyHidden(doc: Doc, i: number, problems: ProblemSink): void {
   const raw = classifyBlockLine(doc.lines[i]!);
   const shown = classifyBlockLine(doc.visible[i]!);
   if (raw.kind === "attribute" && raw.name !== "EVIDENCE") {
@@ -200,12 +226,17 @@ function describe(kind: string): string {
 }
 
 /** A heading that only looks like one, or a section name spelled with look-alikes. */
-function headingNearMiss(doc: Doc, i: number, read: string, problems: Problem[]): void {
+function headingNearMiss(doc: Doc, i: number, read: string, problems: ProblemSink): void {
   const raw = doc.lines[i]!;
   if (!HEADING.test(raw)) {
     if (READS_AS_HEADING.test(read) && read !== raw) {
-      problems.push(
-        nearMiss(doc, i, raw, "a heading", "start the line with ASCII `#`s and a plain space"),
+      nearMiss(
+        problems,
+        doc,
+        i,
+        raw,
+        "a heading",
+        "start the line with ASCII `#`s and a plain space",
       );
     }
     return;
@@ -214,14 +245,12 @@ function headingNearMiss(doc: Doc, i: number, read: string, problems: Problem[])
   const text = atxText(asRead(doc.visible[i]!)).toUpperCase();
   const name = SECTION_NAMES.find((n) => text.startsWith(n));
   if (name && !atxText(doc.visible[i]!).toUpperCase().startsWith(name)) {
-    problems.push(
-      nearMiss(doc, i, raw, `the ${name} heading`, `write ${name} in plain ASCII letters`),
-    );
+    nearMiss(problems, doc, i, raw, `the ${name} heading`, `write ${name} in plain ASCII letters`);
   }
 }
 
 /** Inside the criteria section: a keyword, criterion or ABANDON line not written exactly. */
-function criteriaNearMiss(doc: Doc, i: number, read: string, problems: Problem[]): void {
+function criteriaNearMiss(doc: Doc, i: number, read: string, problems: ProblemSink): void {
   const raw = doc.lines[i]!;
   // An ASCII line reads as itself: only a keyword's case or spacing can be off.
   if (read === raw && !READS_AS_KEYWORD.test(raw)) return;
@@ -230,37 +259,48 @@ function criteriaNearMiss(doc: Doc, i: number, read: string, problems: Problem[]
   const keyword = READS_AS_KEYWORD.exec(read);
   if (keyword) {
     const name = keyword[1]!.toUpperCase();
-    problems.push(
-      nearMiss(
-        doc,
-        i,
-        raw,
-        `the keyword ${name}:`,
-        `${name}: must be written in ASCII capitals with the colon right after it`,
-      ),
+    nearMiss(
+      problems,
+      doc,
+      i,
+      raw,
+      `the keyword ${name}:`,
+      `${name}: must be written in ASCII capitals with the colon right after it`,
     );
     return;
   }
   if (read !== raw && (READS_AS_NUMBERED.test(read) || READS_AS_CHECKBOX.test(read))) {
-    problems.push(
-      nearMiss(
-        doc,
-        i,
-        raw,
-        "a criterion",
-        "write the criterion's number, `.` and space in plain ASCII",
-      ),
+    nearMiss(
+      problems,
+      doc,
+      i,
+      raw,
+      "a criterion",
+      "write the criterion's number, `.` and space in plain ASCII",
     );
   }
 }
 
-function nearMiss(doc: Doc, i: number, raw: string, what: string, hint: string): Problem {
+function nearMiss(
+  problems: ProblemSink,
+  doc: Doc,
+  i: number,
+  raw: string,
+  what: string,
+  hint: string,
+): void {
   const indent = raw.length - raw.replace(/^[ \t]+/, "").length;
-  const written = Array.from(raw.slice(indent)).slice(0, 24).join("");
-  return problem(
-    "keyword-near-miss",
-    locate(doc, i, indent + 1),
-    `this line reads as ${what} but ${difference(written)}, so the gate does not read it as one`,
-    { hint },
+  const at = locate(doc, i, indent + 1);
+  if (problems.full("keyword-near-miss", at)) return;
+  const written = Array.from(raw.slice(indent, indent + 48))
+    .slice(0, 24)
+    .join("");
+  problems.push(
+    problem(
+      "keyword-near-miss",
+      at,
+      `this line reads as ${what} but ${difference(written)}, so the gate does not read it as one`,
+      { hint },
+    ),
   );
 }

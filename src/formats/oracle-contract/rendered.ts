@@ -33,10 +33,17 @@ export interface HiddenPart {
   index: number;
   column: number;
   text: string;
-  /** What hides it, e.g. "the HTML comment opened on line 4". */
-  by: string;
-  /** Raw HTML after a block comment's `-->`: shown, but never markdown. */
-  rawHtml?: boolean;
+  /** What hides it: one object per comment or definition, shared by its lines. */
+  by: Hider;
+}
+
+/**
+ * A comment or definition and the 0-based line it opens on. `raw-html` is
+ * the text after a block comment's `-->`: shown, but never markdown.
+ */
+export interface Hider {
+  kind: "comment" | "definition" | "raw-html";
+  line: number;
 }
 
 type State =
@@ -82,7 +89,7 @@ export function renderLines(lines: readonly string[]): Rendered {
     }
     if (state.kind === "block-comment") {
       out.hidden[i] = true;
-      const by = `the HTML comment opened on line ${state.openedAt + 1}`;
+      const by: Hider = { kind: "comment", line: state.openedAt };
       const close = line.indexOf(CLOSE);
       out.parts.push({ index: i, column: 1, text: close === -1 ? line : line.slice(0, close), by });
       if (close !== -1) {
@@ -100,7 +107,7 @@ export function renderLines(lines: readonly string[]): Rendered {
         continue;
       }
       out.hidden[i] = true;
-      const by = `the link reference definition on line ${state.openedAt + 1}`;
+      const by: Hider = { kind: "definition", line: state.openedAt };
       // A destination is a URL, never structure: only title text is searched.
       const text =
         state.phase === "destination"
@@ -131,7 +138,7 @@ export function renderLines(lines: readonly string[]): Rendered {
         index: i,
         column: body + 1,
         text: close === -1 ? line.slice(body) : line.slice(body, Math.max(close, body)),
-        by: `the HTML comment opened on line ${i + 1}`,
+        by: { kind: "comment", line: i },
       });
       if (close === -1) state = { kind: "block-comment", openedAt: i };
       else afterBlockComment(out, i, line, close + CLOSE.length);
@@ -145,7 +152,7 @@ export function renderLines(lines: readonly string[]): Rendered {
         index: i,
         column: start + 1,
         text: afterDestinationText(line.slice(definition.after)),
-        by: `the link reference definition on line ${i + 1}`,
+        by: { kind: "definition", line: i },
       });
       if (definition.rest) state = { kind: "definition", openedAt: i, ...definition.rest };
       i++;
@@ -176,8 +183,7 @@ function afterBlockComment(out: Rendered, i: number, line: string, from: number)
     index: i,
     column: from + 1,
     text: rest,
-    by: "an HTML comment at the start of the line, which makes the rest of it raw HTML",
-    rawHtml: true,
+    by: { kind: "raw-html", line: i },
   });
 }
 
@@ -339,7 +345,7 @@ function inlineComments(
           index: i,
           column: body + 1,
           text: line.slice(body, Math.max(close, body)),
-          by: `the HTML comment on line ${i + 1}`,
+          by: { kind: "comment", line: i },
         });
         out.partlyHidden[i] = true;
         copied = p = close + CLOSE.length;
@@ -355,7 +361,7 @@ function inlineComments(
       kept += line.slice(copied, p);
       copied = line.length;
       out.partlyHidden[i] = true;
-      const by = `the HTML comment opened on line ${i + 1}`;
+      const by: Hider = { kind: "comment", line: i };
       out.parts.push({ index: i, column: body + 1, text: line.slice(body), by });
       for (let k = i + 1; k < end.line; k++) {
         out.hidden[k] = true;
@@ -406,6 +412,8 @@ function endsParagraph(line: string): boolean {
   return level >= 1 && level <= 6 && (h === line.length || line[h] === " " || line[h] === "\t");
 }
 
+const NO_SPANS: ReadonlyMap<number, number> = new Map();
+
 /** End of the backtick run starting at p. */
 function runEnd(line: string, p: number): number {
   let q = p;
@@ -418,7 +426,8 @@ function runEnd(line: string, p: number): number {
  * run → end of its closing run (the next run of the same length). Runs are
  * grouped by length and each group is walked once, so this is linear.
  */
-function codeSpanEnds(line: string, from: number): Map<number, number> {
+function codeSpanEnds(line: string, from: number): ReadonlyMap<number, number> {
+  if (line.indexOf("`", from) === -1) return NO_SPANS;
   const ends = new Map<number, number>();
   const runs: { at: number; len: number }[] = [];
   for (let p = line.indexOf("`", from); p !== -1; ) {
