@@ -619,3 +619,51 @@ describe("robustness: never throws, finishes quickly", () => {
     }
   });
 });
+
+describe("1 MiB adversarial inputs end, with problems, without a throw", () => {
+  const MiB = 1024 * 1024;
+  // Runs the issue names, plus the closers and look-alikes the rendered reading scans for.
+  const UNITS = [" ", "\t", "#", "`", "<!--", "[", "7", "-->", "~", "(", "\u200b", "\u0421"];
+  const HEAD = "# CONTRACT — big\n- status: active\n\n## ACCEPTANCE CRITERIA\n1. a\n";
+
+  /** `unit` repeated to just under 1 MiB of UTF-8: on one line, or one per line. */
+  function build(unit: string, perLine: boolean, head: boolean): Uint8Array {
+    const prefix = head ? HEAD : "";
+    const piece = perLine ? `${unit}\n` : unit;
+    const count = Math.floor((MiB - prefix.length - 16) / Buffer.byteLength(piece));
+    return new TextEncoder().encode(`${prefix}${piece.repeat(count)}`);
+  }
+
+  function check(bytes: Uint8Array, head: boolean): void {
+    expect(bytes.length).toBeLessThanOrEqual(MiB);
+    const parsed = parseOracleContract("big.md", bytes);
+    const lines = new TextDecoder().decode(bytes).split("\n").length;
+    assertWellFormed(parsed, lines);
+    // Without a criterion in front, every shape is at least a contract with no criteria.
+    if (!head) expect(parsed.problems.length).toBeGreaterThan(0);
+  }
+
+  for (const unit of UNITS) {
+    it(`runs of ${JSON.stringify(unit)}, on one line and one per line`, () => {
+      for (const perLine of [false, true]) {
+        for (const head of [false, true]) check(build(unit, perLine, head), head);
+      }
+    });
+  }
+
+  it("mixtures of the runs", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...UNITS, "\n", "1. x\n", "   CHECK: y\n", "## z\n"), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.boolean(),
+        (units, head) => {
+          check(build(units.join(""), false, head), head);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});

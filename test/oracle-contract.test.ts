@@ -832,3 +832,20 @@ describe("one status, non-empty headings, exact keywords", () => {
     expect(ok.problems).toEqual([]);
   });
 });
+
+describe("many problems of one kind", () => {
+  it("lists the first 100 of a code and summarises the rest in one problem of that code", () => {
+    const c = parseText(contract(`1. a\n${"##\n".repeat(150)}`));
+    const empty = c.problems.filter((p) => p.code === "empty-heading");
+    expect(empty).toHaveLength(101);
+    expect(empty[100]).toMatchObject({
+      line: 105,
+      message:
+        "50 more empty-heading problems from here on are not listed (only the first 100 of each kind are)",
+    });
+    expect(empty[100]!.hint).toBe(empty[0]!.hint);
+    // Positive control: 100 are listed without a summary.
+    const hundred = parseText(contract(`1. a\n${"##\n".repeat(100)}`));
+    expect(hundred.problems.filter((p) => p.code === "empty-heading")).toHaveLength(100);
+  });
+});
