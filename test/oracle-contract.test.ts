@@ -323,7 +323,7 @@ describe("input hygiene: line endings, BOM, bytes", () => {
   });
 
   it("every fixture converted to CRLF and to BOM+LF in memory parses identically", () => {
-    for (const dir of ["valid", "invalid"]) {
+    for (const dir of ["valid", "invalid", "rendered"]) {
       for (const name of readdirSync(join(FIXTURES, dir))) {
         const bytes = readFileSync(join(FIXTURES, dir, name));
         const text = bytes.toString("utf8");
