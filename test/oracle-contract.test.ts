@@ -764,6 +764,18 @@ describe("the rendered reading: comments and definitions are not content", () =>
     expect(c.header).toMatchObject({ status: "active" });
   });
 
+  it("a line CommonMark does not take as a definition stays shown", () => {
+    const c = parseText(
+      contract("1. [docs]: update README\n2. [x]: # (CHECK: y)\n3. [x]: # (a) tail CHECK: z"),
+    );
+    expect(problemsOf(c)).toEqual(["hidden-structure@5:4"]);
+    expect(c.criteria.map((k) => k.title)).toEqual([
+      "[docs]: update README",
+      "",
+      "[x]: # (a) tail CHECK: z",
+    ]);
+  });
+
   it("fences inside comments are hidden structure; comments inside fences are code", () => {
     expect(problemsOf(parseText(contract("1. a\n<!--\n~~~\n-->\n2. b")))).toEqual([
       "hidden-structure@6:1",

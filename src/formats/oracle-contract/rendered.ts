@@ -223,9 +223,11 @@ const CLOSER: Record<string, string> = { '"': '"', "'": "'", "(": ")" };
 
 /**
  * `[label]: destination "title"` starting at `start`: the offset after `]:`
- * and what the definition still expects on later lines. Shapes CommonMark
- * would reject are treated as hidden too: only structure in them matters,
- * and that is reported.
+ * and what the definition still expects on later lines. A first line
+ * CommonMark rejects (text after the destination that is no title, or after
+ * the title) is shown as text, so it is not a definition here either. Later
+ * lines are taken as the definition goes on, which may hide more than
+ * CommonMark would: only structure in them matters, and that is reported.
  */
 function definitionAt(
   line: string,
@@ -243,8 +245,28 @@ function definitionAt(
   }
   if (!label || line[p] !== "]" || line[p + 1] !== ":") return undefined;
   const after = p + 2;
+  if (!wellFormed(line.slice(after))) return undefined;
   const rest = afterDestination(line.slice(after));
   return rest === undefined ? { after } : { after, rest };
+}
+
+/** Whether the text after `]:` can start a definition: destination, then a title or nothing. */
+function wellFormed(text: string): boolean {
+  const rest = text.replace(/^[ \t]*(?:<[^>]*>|\S+)/, "").trimStart();
+  if (rest === "") return true;
+  const closer = CLOSER[rest[0]!];
+  if (closer === undefined) return false;
+  const end = unescaped(rest, closer, 1);
+  return end === -1 || rest.slice(end + 1).trim() === "";
+}
+
+/** Index of the first `c` in `text` from `from` that no backslash escapes, or -1. */
+function unescaped(text: string, c: string, from: number): number {
+  for (let p = from; p < text.length; p++) {
+    if (text[p] === "\\") p++;
+    else if (text[p] === c) return p;
+  }
+  return -1;
 }
 
 /** What follows on later lines, given the text where a destination is due. */
