@@ -137,8 +137,17 @@ const oracle: fc.Arbitrary<GenOracle> = fc
   });
 
 /** Indented prose under a criterion: anything but an attribute or a fence. */
+/** No HTML comment or definition: those are the rendered reading's own tests. */
+const plain = (s: string) => !s.includes("<!--") && !/^\[[^\]]*\]:/.test(s);
+
+/** Prose that reads as nothing else, not even a near-miss keyword (those are errors). */
 const prose = text().filter(
-  (s) => !/^(?:[-*+][ \t]+)?(?:CHECK|EXPECT|EVIDENCE|CWD):/.test(s) && !/^[`~]/.test(s),
+  (s) =>
+    !/^(?:[-*+][ \t]+)?(?:CHECK|EXPECT|EVIDENCE|CWD|ABANDON)[ \t]*[:\uff1a]/i.test(
+      s.normalize("NFKC"),
+    ) &&
+    !/^[`~]/.test(s) &&
+    plain(s),
 );
 
 const LIVE_LINES = [
@@ -178,7 +187,7 @@ const criterion: fc.Arbitrary<GenCriterion> = fc
     style: fc.constantFrom("numbered", "checkbox") as fc.Arbitrary<"numbered" | "checkbox">,
     numberedId,
     checkboxId,
-    title: fc.option(text(40), { nil: "" }),
+    title: fc.option(text(40).filter(plain), { nil: "" }),
     bullet: fc.constantFrom("-", "*", "+"),
     box: fc.constantFrom(" ", "x", "X") as fc.Arbitrary<" " | "x" | "X">,
     oracle: fc.option(oracle, { nil: undefined }),
@@ -205,7 +214,7 @@ const contract: fc.Arbitrary<GenContract> = fc
     date: fc.stringMatching(/^20[0-9]{2}-[01][0-9]-[0-3][0-9]$/),
     flow: fc.constantFrom("ship-feature", "feat", "bugfix", "hotfix", "init-project", "onboard"),
     request: fc.array(
-      text(60).filter((s) => !/^(#|[`~]{3})/.test(s)),
+      text(60).filter((s) => !/^(#|[`~]{3})/.test(s) && plain(s)),
       { minLength: 1, maxLength: 3 },
     ),
     quoteInRequest: fc.boolean(),
@@ -518,6 +527,22 @@ describe("robustness: never throws, finishes quickly", () => {
     "- date: x | flow: y",
     "",
     "\t",
+    "<!--",
+    "-->",
+    "x <!-- y",
+    "1. a <!-- b --> c",
+    "   CHECK: a <!-- b",
+    "[//]: # (",
+    "[//]: # (- status: aborted)",
+    "[x]: #",
+    ")",
+    "   check: x",
+    "   ABANDON: 1 x",
+    "- ABANDON: 1 x",
+    "4b. x",
+    "##",
+    "- status: aborted",
+    "   C\u200bHECK: x",
   ];
 
   type Mutation =
