@@ -121,7 +121,15 @@ export function renderLines(lines: readonly string[]): Rendered {
       continue;
     }
 
-    const fence = openingFence(line);
+    // A line starting with none of the characters that can open a fence, a
+    // block comment or a definition (directly or after a container marker)
+    // can only hold inline comments: most prose lines stop here.
+    if (!(line[0]! in BLOCK_START) && line.indexOf(OPEN) === -1) {
+      i++;
+      continue;
+    }
+    const c = line[0];
+    const fence = c === " " || c === "`" || c === "~" ? openingFence(line) : undefined;
     if (fence) {
       out.hidden[i] = true;
       state = { kind: "fence", fence, openedAt: i };
@@ -163,6 +171,10 @@ export function renderLines(lines: readonly string[]): Rendered {
   if (state.kind === "fence") out.unclosedFenceAt = state.openedAt;
   return out;
 }
+
+const BLOCK_START: Record<string, true> = Object.fromEntries(
+  [..." \t`~<[>-*+0123456789"].map((c) => [c, true]),
+);
 
 /** Hide a line from `start` on; a line with nothing shown before `start` is hidden whole. */
 function hideFrom(out: Rendered, i: number, start: number): void {
