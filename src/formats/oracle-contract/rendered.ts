@@ -62,6 +62,7 @@ type DefinitionRest =
 const OPEN = "<!--";
 const CLOSE = "-->";
 
+/** What GitHub shows of each line of a contract, and every piece it hides. */
 export function renderLines(lines: readonly string[]): Rendered {
   const n = lines.length;
   const out: Rendered = {
