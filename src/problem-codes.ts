@@ -204,7 +204,7 @@ export const PROBLEM_CODES = {
   "empty-attribute": {
     severity: "error",
     kinds: "oracle-contract",
-    doc: "`CHECK:` or `EXPECT:` has an empty value (an empty marker would match anything).",
+    doc: "`CHECK:` or `EXPECT:` has an empty value, or `EXPECT: /re/` matches the empty string (either would match anything).",
   },
   "missing-evidence": {
     severity: "error",
@@ -230,6 +230,41 @@ export const PROBLEM_CODES = {
     severity: "error",
     kinds: "oracle-contract",
     doc: "A second `ABANDON:` for the same criterion.",
+  },
+  "hidden-structure": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A heading, `status:` line, criterion, oracle keyword or fence inside an HTML comment or `[//]: # (...)` definition, which GitHub does not show; or a comment hiding part of a `CHECK:`/`EXPECT:`/`CWD:` value.",
+  },
+  "empty-heading": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A `##` heading with no text; it would silently end the section above it.",
+  },
+  "duplicate-status": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "More than one `status:` line in the header.",
+  },
+  "oracle-outside-criteria": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`CHECK:`/`EXPECT:`/`EVIDENCE:`/`CWD:`/`ABANDON:` outside `## ACCEPTANCE CRITERIA` (the message names the heading); it would never run.",
+  },
+  "keyword-near-miss": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A line that reads as a keyword, criterion or heading but is not written exactly (lower case, zero-width or bidi characters, look-alike letters).",
+  },
+  "misplaced-abandon": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "`ABANDON:` indented or written as a list item; only column 0 counts.",
+  },
+  "invalid-criterion-id": {
+    severity: "error",
+    kinds: "oracle-contract",
+    doc: "A criterion numbered like `4b.` or `2)`: ids are whole numbers followed by `.`.",
   },
 } as const satisfies Record<string, { severity: Severity; kinds: string; doc: string }>;
 

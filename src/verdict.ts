@@ -173,7 +173,12 @@ export interface RunSummary {
   counts: StatusCounts & { criteria: number; blocking: number; contracts: number };
 }
 
-/** Overall conclusion: failure if anything blocks, neutral with no contracts, else success. */
+/**
+ * Overall conclusion: failure if anything blocks; neutral when nothing ran
+ * (no contracts, or every one aborted: success needs something that ran and
+ * was met); else success. An aborted contract beside others that ran leaves
+ * their conclusion alone.
+ */
 export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary {
   const counts = Object.fromEntries(CRITERION_STATUSES.map((s) => [s, 0])) as StatusCounts;
   let blocking = 0;
@@ -190,6 +195,10 @@ export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary 
     (c) => (c.verdict === "invalid" || c.verdict === "drifted") && c.criteria.length === 0,
   );
   const conclusion: Conclusion =
-    contracts.length === 0 ? "neutral" : blocking > 0 || contractBlocks ? "failure" : "success";
+    blocking > 0 || contractBlocks
+      ? "failure"
+      : contracts.every((c) => c.verdict === "aborted")
+        ? "neutral"
+        : "success";
   return { conclusion, counts: { ...counts, criteria, blocking, contracts: contracts.length } };
 }

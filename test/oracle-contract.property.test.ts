@@ -90,7 +90,9 @@ const regexMarker = fc
     fc.subarray(["d", "g", "i", "m", "s", "u", "y"]),
   )
   .map(([source, flags]) => ({ source, flags: flags.join("") }))
-  .filter(({ source, flags }) => !/[\r\n]/.test(source) && compiles(source, flags));
+  .filter(({ source, flags }) => !/[\r\n]/.test(source) && compiles(source, flags))
+  // A regex that matches "" matches any output: refused like an empty marker.
+  .filter(({ source, flags }) => !new RegExp(source, flags).test(""));
 
 const marker: fc.Arbitrary<{ marker: Marker; written: string }> = fc.oneof(
   literalMarker.map((t) => ({ marker: { kind: "literal", text: t } as Marker, written: t })),
@@ -135,8 +137,17 @@ const oracle: fc.Arbitrary<GenOracle> = fc
   });
 
 /** Indented prose under a criterion: anything but an attribute or a fence. */
+/** No HTML comment or definition: those are the rendered reading's own tests. */
+const plain = (s: string) => !s.includes("<!--") && !/^\[[^\]]*\]:/.test(s);
+
+/** Prose that reads as nothing else, not even a near-miss keyword (those are errors). */
 const prose = text().filter(
-  (s) => !/^(?:[-*+][ \t]+)?(?:CHECK|EXPECT|EVIDENCE|CWD):/.test(s) && !/^[`~]/.test(s),
+  (s) =>
+    !/^(?:[-*+][ \t]+)?(?:CHECK|EXPECT|EVIDENCE|CWD|ABANDON)[ \t]*[:\uff1a]/i.test(
+      s.normalize("NFKC"),
+    ) &&
+    !/^[`~]/.test(s) &&
+    plain(s),
 );
 
 const LIVE_LINES = [
@@ -176,7 +187,7 @@ const criterion: fc.Arbitrary<GenCriterion> = fc
     style: fc.constantFrom("numbered", "checkbox") as fc.Arbitrary<"numbered" | "checkbox">,
     numberedId,
     checkboxId,
-    title: fc.option(text(40), { nil: "" }),
+    title: fc.option(text(40).filter(plain), { nil: "" }),
     bullet: fc.constantFrom("-", "*", "+"),
     box: fc.constantFrom(" ", "x", "X") as fc.Arbitrary<" " | "x" | "X">,
     oracle: fc.option(oracle, { nil: undefined }),
@@ -203,7 +214,7 @@ const contract: fc.Arbitrary<GenContract> = fc
     date: fc.stringMatching(/^20[0-9]{2}-[01][0-9]-[0-3][0-9]$/),
     flow: fc.constantFrom("ship-feature", "feat", "bugfix", "hotfix", "init-project", "onboard"),
     request: fc.array(
-      text(60).filter((s) => !/^(#|[`~]{3})/.test(s)),
+      text(60).filter((s) => !/^(#|[`~]{3})/.test(s) && plain(s)),
       { minLength: 1, maxLength: 3 },
     ),
     quoteInRequest: fc.boolean(),
@@ -516,6 +527,22 @@ describe("robustness: never throws, finishes quickly", () => {
     "- date: x | flow: y",
     "",
     "\t",
+    "<!--",
+    "-->",
+    "x <!-- y",
+    "1. a <!-- b --> c",
+    "   CHECK: a <!-- b",
+    "[//]: # (",
+    "[//]: # (- status: aborted)",
+    "[x]: #",
+    ")",
+    "   check: x",
+    "   ABANDON: 1 x",
+    "- ABANDON: 1 x",
+    "4b. x",
+    "##",
+    "- status: aborted",
+    "   C\u200bHECK: x",
   ];
 
   type Mutation =
@@ -615,5 +642,53 @@ describe("robustness: never throws, finishes quickly", () => {
       expect(performance.now() - start).toBeLessThan(5000);
       expect(parsed.problems).toEqual(sortProblems(parsed.problems));
     }
+  });
+});
+
+describe("1 MiB adversarial inputs end, with problems, without a throw", () => {
+  const MiB = 1024 * 1024;
+  // Runs the issue names, plus the closers and look-alikes the rendered reading scans for.
+  const UNITS = [" ", "\t", "#", "`", "<!--", "[", "7", "-->", "~", "(", "\u200b", "\u0421"];
+  const HEAD = "# CONTRACT — big\n- status: active\n\n## ACCEPTANCE CRITERIA\n1. a\n";
+
+  /** `unit` repeated to just under 1 MiB of UTF-8: on one line, or one per line. */
+  function build(unit: string, perLine: boolean, head: boolean): Uint8Array {
+    const prefix = head ? HEAD : "";
+    const piece = perLine ? `${unit}\n` : unit;
+    const count = Math.floor((MiB - prefix.length - 16) / Buffer.byteLength(piece));
+    return new TextEncoder().encode(`${prefix}${piece.repeat(count)}`);
+  }
+
+  function check(bytes: Uint8Array, head: boolean): void {
+    expect(bytes.length).toBeLessThanOrEqual(MiB);
+    const parsed = parseOracleContract("big.md", bytes);
+    const lines = new TextDecoder().decode(bytes).split("\n").length;
+    assertWellFormed(parsed, lines);
+    // Without a criterion in front, every shape is at least a contract with no criteria.
+    if (!head) expect(parsed.problems.length).toBeGreaterThan(0);
+  }
+
+  for (const unit of UNITS) {
+    it(`runs of ${JSON.stringify(unit)}, on one line and one per line`, () => {
+      for (const perLine of [false, true]) {
+        for (const head of [false, true]) check(build(unit, perLine, head), head);
+      }
+    });
+  }
+
+  it("mixtures of the runs", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...UNITS, "\n", "1. x\n", "   CHECK: y\n", "## z\n"), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.boolean(),
+        (units, head) => {
+          check(build(units.join(""), false, head), head);
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });

@@ -37,7 +37,12 @@ function contract(block: string): string {
 
 describe("invalid fixtures: one per fail-closed rule, exact problems", () => {
   const expected: Record<string, string[]> = {
-    "partial-oracle.md": ["partial-oracle@6:4", "partial-oracle@9:4", "partial-oracle@12:4"],
+    "partial-oracle.md": [
+      "partial-oracle@6:4",
+      "partial-oracle@9:4",
+      "partial-oracle@12:4",
+      "keyword-near-miss@14:4",
+    ],
     "unindented-attribute.md": ["unindented-attribute@5:1", "unindented-attribute@10:3"],
     "orphan-attribute.md": [
       "orphan-attribute@5:4",
@@ -63,7 +68,7 @@ describe("invalid fixtures: one per fail-closed rule, exact problems", () => {
     "abandon-blank-reason.md": ["abandon-blank-reason@5:1"],
     "abandon-duplicate.md": ["abandon-duplicate@7:1"],
     "no-criteria.md": ["no-criteria@1:1"],
-    "no-criteria-empty-section.md": ["no-criteria@3:1"],
+    "no-criteria-empty-section.md": ["no-criteria@3:1", "invalid-criterion-id@9:1"],
     "unclosed-fence.md": ["unclosed-fence@8:1"],
     "invalid-regex.md": ["invalid-regex@6:4", "invalid-regex@10:4"],
     "unsafe-path.md": ["unsafe-path@8:4", "unsafe-path@13:4"],
@@ -318,7 +323,7 @@ describe("input hygiene: line endings, BOM, bytes", () => {
   });
 
   it("every fixture converted to CRLF and to BOM+LF in memory parses identically", () => {
-    for (const dir of ["valid", "invalid"]) {
+    for (const dir of ["valid", "invalid", "rendered"]) {
       for (const name of readdirSync(join(FIXTURES, dir))) {
         const bytes = readFileSync(join(FIXTURES, dir, name));
         const text = bytes.toString("utf8");
@@ -409,9 +414,10 @@ describe("attribute values", () => {
     expect(oracle(c.criteria[0]).evidence?.text).toBe("");
   });
 
-  it("attribute names are uppercase exactly: a lowercase one is prose", () => {
+  it("attribute names are uppercase exactly: a lowercase one is an error, never prose", () => {
     const c = parseText(contract("1. t\n   check: x\n   expect: y"));
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["keyword-near-miss@5:4", "keyword-near-miss@6:4"]);
+    expect(c.problems[0]!.hint).toContain("CHECK: must be written in ASCII capitals");
     expect(c.criteria[0]!.checks).toEqual([]);
   });
 
@@ -495,7 +501,9 @@ describe("criteria grammar", () => {
     const c = parseText(
       "# CONTRACT — x\n1. in the header\n## REQUEST\n1. in the request\n## ACCEPTANCE CRITERIA\n1. real\n## FILE SCOPE\n2. in the scope\nABANDON: 1 not in the block\n",
     );
-    expect(c.problems).toEqual([]);
+    // Numbered lists elsewhere are prose; the ABANDON under FILE SCOPE is an error naming it.
+    expect(problemsOf(c)).toEqual(["oracle-outside-criteria@9:1"]);
+    expect(c.problems[0]!.message).toContain('under "## FILE SCOPE"');
     expect(c.criteria.map((k) => [k.id, k.title, k.abandon])).toEqual([["1", "real", undefined]]);
   });
 
@@ -514,9 +522,9 @@ describe("criteria grammar", () => {
     expect(c.criteria.map((k) => k.abandon?.reason)).toEqual(["gone", "too early but valid"]);
   });
 
-  it("only ABANDON: at column 0 counts", () => {
+  it("only ABANDON: at column 0 counts; indented it is an error, in parentheses documentation", () => {
     const c = parseText(contract("1. a\n   ABANDON: 1 indented\n(ABANDON: 1 in parentheses)"));
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["misplaced-abandon@5:4"]);
     expect(c.criteria[0]!.abandon).toBeUndefined();
   });
 
@@ -527,9 +535,13 @@ describe("criteria grammar", () => {
     ]);
   });
 
-  it("attributes outside the criteria block are ignored", () => {
+  it("attributes outside the criteria block never attach, and are errors naming the heading", () => {
     const c = parseText("## REQUEST\n   CHECK: rm -rf /\nCHECK: x\n## ACCEPTANCE CRITERIA\n1. a\n");
-    expect(c.problems).toEqual([]);
+    expect(problemsOf(c)).toEqual(["oracle-outside-criteria@2:4", "oracle-outside-criteria@3:1"]);
+    expect(c.problems[0]!.message).toBe(
+      'CHECK: under "## REQUEST" is outside ## ACCEPTANCE CRITERIA, so the gate would never act on it',
+    );
+    expect(c.criteria[0]!.checks).toEqual([]);
   });
 });
 
@@ -659,5 +671,193 @@ describe("contract-wide guarantees", () => {
       "partial-oracle@12:4",
       "abandon-missing-id@13:1",
     ]);
+  });
+});
+
+describe("the rendered reading: comments and definitions are not content", () => {
+  const ids = (c: Contract) => c.criteria.map((k) => k.id);
+
+  it("a structural line inside a comment is an error naming it and the comment", () => {
+    const c = parseText(contract("1. a\n<!--\n## FILE SCOPE\n   CHECK: x\n-->\n2. b"));
+    expect(problemsOf(c)).toEqual(["hidden-structure@6:1", "hidden-structure@7:1"]);
+    expect(c.problems[0]!.message).toBe(
+      "a heading is hidden inside the HTML comment opened on line 5: GitHub does not show it, so the gate does not read it",
+    );
+    // The hidden heading neither ends nor starts a section.
+    expect(ids(c)).toEqual(["1", "2"]);
+  });
+
+  it("prose in a comment is fine, and a commented-out numbered list counts only among the criteria", () => {
+    expect(problemsOf(parseText(contract("1. a\n<!-- reviewer: looks fine -->\n2. b")))).toEqual(
+      [],
+    );
+    expect(problemsOf(parseText(contract("1. a\n<!--\n3. dropped\n-->")))).toEqual([
+      "hidden-structure@6:1",
+    ]);
+    const plan = parseText(`## PLAN\n<!--\n1. step\n-->\n${contract("1. a")}`);
+    expect(problemsOf(plan)).toEqual([]);
+  });
+
+  it("a block comment runs over blank lines to its -->; raw HTML after it is never markdown", () => {
+    const c = parseText(contract("1. a\n<!--\n\n2. hidden\n\n--> 3. raw text\n4. d"));
+    expect(problemsOf(c)).toEqual(["hidden-structure@7:1", "hidden-structure@9:4"]);
+    expect(ids(c)).toEqual(["1", "4"]);
+  });
+
+  it("an unclosed block comment hides the rest, and what it hides is reported", () => {
+    const c = parseText(contract("1. a\n<!-- TODO\n2. b\n   CHECK: x"));
+    expect(problemsOf(c)).toEqual(["hidden-structure@6:1", "hidden-structure@7:1"]);
+  });
+
+  it("inline comments: removed from titles and facts; inside a CHECK/EXPECT/CWD value an error", () => {
+    const c = parseText(
+      "# CONTRACT — t <!-- x -->\n- status: active <!-- | status: aborted -->\n## ACCEPTANCE CRITERIA\n1. title <!-- note --> end\n   CHECK: true <!-- ; rm -rf / -->\n   EXPECT: ok\n   EVIDENCE: MET <!-- html --> out\n",
+    );
+    expect(problemsOf(c)).toEqual(["hidden-structure@2:22", "hidden-structure@5:4"]);
+    expect(c.header).toMatchObject({ title: "t", status: "active" });
+    expect(c.criteria[0]!.title).toBe("title  end");
+    expect(c.problems[1]!.message).toContain("GitHub shows a different value");
+  });
+
+  it("a comment that changes what a line is, is an error", () => {
+    expect(problemsOf(parseText(contract("1. a\n2<!-- -->. b")))).toEqual(["hidden-structure@5:1"]);
+  });
+
+  it("an inline <!-- left open up to a blank line or heading is literal text, as on GitHub", () => {
+    // Evidence written back from a command's output may hold `<!--`.
+    const c = parseText(
+      contract(
+        "1. a\n   CHECK: echo ok\n   EXPECT: ok\n   EVIDENCE: MET exit=0 marker-found :: <!-- html\n2. b\n   CHECK: echo ok\n   EXPECT: ok\n   EVIDENCE: pending\n",
+      ),
+    );
+    expect(c.problems).toEqual([]);
+    expect(c.criteria.map((k) => k.checks.length)).toEqual([1, 1]);
+    // Closed before the paragraph ends, the same opener hides what follows.
+    const hidden = parseText(contract("1. a <!--\n   CHECK: x\n   -->\n   EXPECT: y"));
+    expect(problemsOf(hidden)).toEqual([
+      "missing-evidence@4:1",
+      "hidden-structure@5:1",
+      "partial-oracle@7:4",
+    ]);
+  });
+
+  it("<!-- inside a code span is code, not a comment", () => {
+    const c = parseText(
+      contract(
+        "1. strip `<!--` markers\n   CHECK: `grep -c '<!--' README.md`\n   EXPECT: 0\n   EVIDENCE: pending\n2. b",
+      ),
+    );
+    expect(c.problems).toEqual([]);
+    expect(oracle(c.criteria[0]).command).toBe("grep -c '<!--' README.md");
+    expect(ids(c)).toEqual(["1", "2"]);
+  });
+
+  it("link reference definitions used as comments hide their title, over several lines too", () => {
+    const c = parseText(
+      "[//]: # (- status: aborted)\n[comment]: <> (\n   CHECK: hidden\n)\n[ref]: https://example.com\n- status: active\n## ACCEPTANCE CRITERIA\n1. a\n[x]: #\n(## HIDDEN)\n",
+    );
+    expect(problemsOf(c)).toEqual([
+      "hidden-structure@1:1",
+      "hidden-structure@3:1",
+      "hidden-structure@10:1",
+    ]);
+    expect(c.header).toMatchObject({ status: "active" });
+  });
+
+  it("a line CommonMark does not take as a definition stays shown", () => {
+    const c = parseText(
+      contract("1. [docs]: update README\n2. [x]: # (CHECK: y)\n3. [x]: # (a) tail CHECK: z"),
+    );
+    expect(problemsOf(c)).toEqual(["hidden-structure@5:4"]);
+    expect(c.criteria.map((k) => k.title)).toEqual([
+      "[docs]: update README",
+      "",
+      "[x]: # (a) tail CHECK: z",
+    ]);
+  });
+
+  it("fences inside comments are hidden structure; comments inside fences are code", () => {
+    expect(problemsOf(parseText(contract("1. a\n<!--\n~~~\n-->\n2. b")))).toEqual([
+      "hidden-structure@6:1",
+    ]);
+    const c = parseText(contract("1. a\n```\n<!--\n```\n2. b"));
+    expect(c.problems).toEqual([]);
+    expect(ids(c)).toEqual(["1", "2"]);
+  });
+});
+
+describe("one status, non-empty headings, exact keywords", () => {
+  it("a second status: line is an error, whether visible or spelled with look-alikes", () => {
+    expect(
+      problemsOf(parseText("- status: active\n- status: aborted\n## ACCEPTANCE CRITERIA\n1. a")),
+    ).toEqual(["duplicate-status@2:1"]);
+    expect(
+      problemsOf(
+        parseText("- status: active | st\u200batus: aborted\n## ACCEPTANCE CRITERIA\n1. a"),
+      ),
+    ).toEqual(["duplicate-status@1:1"]);
+  });
+
+  it("an empty ## heading is an error; its closing #s and comments do not count as text", () => {
+    for (const h of ["##", "##   ", "## ##", "## <!-- x -->"]) {
+      expect(problemsOf(parseText(contract(`1. a\n${h}`))), h).toContain("empty-heading@5:1");
+    }
+    expect(parseText("## FILE SCOPE ##\nsrc/\n## ACCEPTANCE CRITERIA\n1. a").header).toMatchObject({
+      fileScope: { heading: "FILE SCOPE", text: "src/" },
+    });
+  });
+
+  it("near-miss keywords, criteria and headings name the character at fault", () => {
+    const c = parseText(
+      contract(
+        "1. a\n   CHECK : x\n   \u0045XPECT\uff1a y\n\u00a0\u00a0 EVIDENCE: z\n\uff12. fullwidth two\n\u200b3. zero-width three\nabandon: 1 lower",
+      ),
+    );
+    expect(problemsOf(c)).toEqual([
+      "keyword-near-miss@5:4",
+      "keyword-near-miss@6:4",
+      "keyword-near-miss@7:1",
+      "keyword-near-miss@8:1",
+      "keyword-near-miss@9:1",
+      "keyword-near-miss@10:1",
+    ]);
+    expect(c.problems[1]!.message).toContain('the non-ASCII character "\uff1a" (U+FF1A)');
+    expect(c.problems[4]!.message).toContain("an invisible character (U+200B)");
+    const heading = parseText("## \u0410CCEPTANCE CRITERIA\n1. a\n");
+    expect(problemsOf(heading)).toContain("keyword-near-miss@1:1");
+  });
+
+  it("criterion ids are whole numbers: 4b. and 2) are refused with their attributes", () => {
+    const c = parseText(contract("4. a\n4b. b\n   CHECK: x\n   EXPECT: y\n   EVIDENCE: p\n5) c"));
+    expect(problemsOf(c)).toEqual(["invalid-criterion-id@5:1", "invalid-criterion-id@9:1"]);
+    expect(c.problems[0]!.hint).toContain("merges it into the criterion above");
+    // Criterion 4 did not absorb 4b's oracle.
+    expect(c.criteria.map((k) => [k.id, k.checks.length])).toEqual([["4", 0]]);
+  });
+
+  it("EXPECT regexes that match the empty string are refused like an empty marker", () => {
+    for (const re of ["/^/m", "/.*/", "/(?:)/", "/x?/", "/$/"]) {
+      const c = parseText(contract(`1. a\n   CHECK: x\n   EXPECT: ${re}\n   EVIDENCE: p`));
+      expect(problemsOf(c), re).toEqual(["empty-attribute@6:4"]);
+    }
+    const ok = parseText(contract("1. a\n   CHECK: x\n   EXPECT: /^OK$/m\n   EVIDENCE: p"));
+    expect(ok.problems).toEqual([]);
+  });
+});
+
+describe("many problems of one kind", () => {
+  it("lists the first 100 of a code and summarises the rest in one problem of that code", () => {
+    const c = parseText(contract(`1. a\n${"##\n".repeat(150)}`));
+    const empty = c.problems.filter((p) => p.code === "empty-heading");
+    expect(empty).toHaveLength(101);
+    expect(empty[100]).toMatchObject({
+      line: 105,
+      message:
+        "50 more empty-heading problems from here on are not listed (only the first 100 of each kind are)",
+    });
+    expect(empty[100]!.hint).toBe(empty[0]!.hint);
+    // Positive control: 100 are listed without a summary.
+    const hundred = parseText(contract(`1. a\n${"##\n".repeat(100)}`));
+    expect(hundred.problems.filter((p) => p.code === "empty-heading")).toHaveLength(100);
   });
 });

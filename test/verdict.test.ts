@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../src/checks/types.js";
 import type { Contract, Criterion } from "../src/model.js";
 import {
+  type ContractOutcome,
   contractVerdict,
   decideCriterion,
   refusal,
@@ -163,5 +164,25 @@ describe("contract verdicts", () => {
       criteria: all[0]!.criteria.filter((k) => !k.blocking),
     };
     expect(summariseRun([green]).conclusion).toBe("success");
+  });
+
+  it("is neutral, never success, when every contract was aborted; one aborted beside others changes nothing", () => {
+    const [base] = sampleOutcomes();
+    const aborted: ContractOutcome = {
+      ...base!,
+      path: "aborted.md",
+      verdict: "aborted",
+      criteria: base!.criteria.map((k) => ({ ...k, status: "not-run", blocking: false })),
+    };
+    const green: ContractOutcome = {
+      ...base!,
+      verdict: "pass",
+      criteria: base!.criteria.filter((k) => !k.blocking),
+    };
+    expect(summariseRun([aborted]).conclusion).toBe("neutral");
+    expect(summariseRun([aborted, { ...aborted, path: "b.md" }]).conclusion).toBe("neutral");
+    // Positive controls: beside a contract that ran, the aborted one is set aside.
+    expect(summariseRun([aborted, green]).conclusion).toBe("success");
+    expect(summariseRun([aborted, base!]).conclusion).toBe("failure");
   });
 });

@@ -1,7 +1,7 @@
-import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import type { AbandonLine, DraftCriterion } from "./criteria.js";
 import { type Doc, locate } from "./lines.js";
+import type { ProblemSink } from "./problem-sink.js";
 
 /**
  * Attach each `ABANDON: <id> <reason>` to the criterion it names. Resolved
@@ -13,7 +13,7 @@ export function attachAbandons(
   doc: Doc,
   abandons: readonly AbandonLine[],
   drafts: readonly DraftCriterion[],
-  problems: Problem[],
+  problems: ProblemSink,
 ): void {
   const byId = new Map(drafts.map((d) => [d.criterion.id, d]));
   for (const a of abandons) {

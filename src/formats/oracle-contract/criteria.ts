@@ -5,10 +5,10 @@ import {
   classifyBlockLine,
   type Doc,
   type H2Section,
-  h2Sections,
   headingIs,
   locate,
 } from "./lines.js";
+import type { ProblemSink } from "./problem-sink.js";
 
 /** An attribute line as written under its criterion (value trimmed, not unwrapped). */
 export interface AttributeLine {
@@ -38,7 +38,6 @@ export interface CriteriaBlock {
   sections: H2Section[];
   drafts: DraftCriterion[];
   abandons: AbandonLine[];
-  problems: Problem[];
 }
 
 /**
@@ -52,21 +51,26 @@ type Closed = { why: string };
  * one open criterion; an attribute attaches to it or, when none is open, is an
  * orphan. Guessing an owner would hand one criterion another one's oracle.
  */
-export function readCriteria(doc: Doc): CriteriaBlock {
-  const sections = h2Sections(doc).filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
-  const block: CriteriaBlock = { sections, drafts: [], abandons: [], problems: [] };
+export function readCriteria(doc: Doc, problems: ProblemSink): CriteriaBlock {
+  const sections = doc.sections.filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
+  const block: CriteriaBlock = { sections, drafts: [], abandons: [] };
   const byId = new Map<string, DraftCriterion>();
   for (const section of sections) {
     let open: DraftCriterion | Closed = { why: "before the first criterion" };
     for (let i = section.index + 1; i < section.end; i++) {
       if (doc.hidden[i]) continue;
+      // Block structure comes from the line as written; titles and reasons
+      // from what the page shows (an inline comment is not part of a title).
       const line = classifyBlockLine(doc.lines[i]!);
+      const shown = doc.partlyHidden[i] ? classifyBlockLine(doc.visible[i]!) : line;
       switch (line.kind) {
         case "numbered":
         case "checkbox": {
           const first = byId.get(line.id);
           if (first) {
-            block.problems.push(duplicateId(doc, i, line.id, first));
+            if (!problems.full("duplicate-criterion-id", locate(doc, i))) {
+              problems.push(duplicateId(doc, i, line.id, first));
+            }
             open = {
               why: `after criterion ${line.id} on line ${i + 1}, refused as a duplicate id`,
             };
@@ -74,7 +78,7 @@ export function readCriteria(doc: Doc): CriteriaBlock {
           }
           const criterion: Criterion = {
             id: line.id,
-            title: line.title,
+            title: shown.kind === line.kind ? shown.title : line.title,
             location: locate(doc, i),
             checks: [],
           };
@@ -88,24 +92,40 @@ export function readCriteria(doc: Doc): CriteriaBlock {
         case "attribute": {
           const owner = "criterion" in open ? open : undefined;
           if (!line.indented) {
-            block.problems.push(unindented(doc, i, line.name, line.column, owner));
+            if (!problems.full("unindented-attribute", locate(doc, i, line.column))) {
+              problems.push(unindented(doc, i, line.name, line.column, owner));
+            }
           } else if (!owner) {
-            block.problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+            if (!problems.full("orphan-attribute", locate(doc, i, line.column))) {
+              problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+            }
             break;
           }
           // An unindented attribute is still counted on its criterion (the error
           // already invalidates the file) so that one misplaced line does not
           // also read as a partial oracle.
           if (owner)
-            attach(doc, block, owner, line.name, {
+            attach(doc, problems, owner, line.name, {
               value: line.value,
               index: i,
               column: line.column,
             });
           break;
         }
+        case "bad-id":
+          if (!problems.full("invalid-criterion-id", locate(doc, i))) {
+            problems.push(badId(doc, i, line.written));
+          }
+          // Its attributes go with it: attaching them to the criterion above
+          // (what the upstream runner does) would merge two criteria into one.
+          open = {
+            criterion: { id: line.written, title: "", location: locate(doc, i), checks: [] },
+            index: i,
+            attributes: {},
+          };
+          break;
         case "abandon": {
-          const rest = line.rest.trim();
+          const rest = (shown.kind === "abandon" ? shown.rest : line.rest).trim();
           const space = rest.search(/\s/);
           const id = space === -1 ? rest : rest.slice(0, space);
           const reason = space === -1 ? "" : rest.slice(space).trim();
@@ -128,14 +148,14 @@ export function readCriteria(doc: Doc): CriteriaBlock {
 
 function attach(
   doc: Doc,
-  block: CriteriaBlock,
+  problems: ProblemSink,
   owner: DraftCriterion,
   name: AttributeName,
   attr: AttributeLine,
 ): void {
   const first = owner.attributes[name];
   if (first) {
-    block.problems.push(
+    problems.push(
       problem(
         "duplicate-attribute",
         locate(doc, attr.index, attr.column),
@@ -146,6 +166,17 @@ function attach(
     return;
   }
   owner.attributes[name] = attr;
+}
+
+function badId(doc: Doc, index: number, written: string): Problem {
+  return problem(
+    "invalid-criterion-id",
+    locate(doc, index),
+    `"${written}" is not a criterion id: ids are whole numbers followed by "."; this criterion and its attributes are refused`,
+    {
+      hint: 'number it "N." with a whole number N no other criterion uses; a runner that reads only the digits merges it into the criterion above',
+    },
+  );
 }
 
 function duplicateId(doc: Doc, index: number, id: string, first: DraftCriterion): Problem {

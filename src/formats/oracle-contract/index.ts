@@ -3,10 +3,12 @@ import { problem, sortProblems } from "../../problems.js";
 import { decodeContract, isProblem } from "../text.js";
 import { attachAbandons } from "./abandons.js";
 import { readCriteria } from "./criteria.js";
-import { scanFences } from "./fences.js";
 import { readHeader } from "./header.js";
-import { type Doc, locate } from "./lines.js";
+import { type Doc, h2Sections, locate } from "./lines.js";
 import { buildOracle } from "./oracles.js";
+import { checkPlacement } from "./placement.js";
+import { CappedProblems } from "./problem-sink.js";
+import { renderLines } from "./rendered.js";
 
 /**
  * Parse an oracle contract (the markdown `.claude/tasks/contracts/*.md`
@@ -19,23 +21,31 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return contract(path, { kind: "oracle-contract" }, [], [decoded]);
 
-  const fences = scanFences(decoded.lines);
-  const doc: Doc = { path, lines: decoded.lines, hidden: fences.hidden };
-  const problems: Problem[] = [];
-  if (fences.unclosedAt !== undefined) {
+  const rendered = renderLines(decoded.lines);
+  const shown = {
+    path,
+    lines: decoded.lines,
+    hidden: rendered.hidden,
+    visible: rendered.visible,
+    partlyHidden: rendered.partlyHidden,
+  };
+  const doc: Doc = { ...shown, sections: h2Sections(shown) };
+  const problems = new CappedProblems();
+  const unclosed = rendered.unclosedFenceAt;
+  if (unclosed !== undefined) {
     problems.push(
       problem(
         "unclosed-fence",
-        locate(doc, fences.unclosedAt),
-        `the code fence opened on line ${fences.unclosedAt + 1} is never closed, which hides the rest of the file`,
+        locate(doc, unclosed),
+        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
         { hint: "close it with a line of the same fence characters, at least as many" },
       ),
     );
   }
 
-  const header = readHeader(doc);
-  const block = readCriteria(doc);
-  problems.push(...block.problems);
+  const header = readHeader(doc, problems);
+  checkPlacement(doc, rendered.parts, problems);
+  const block = readCriteria(doc, problems);
   for (const draft of block.drafts) buildOracle(doc, draft, problems);
   attachAbandons(doc, block.abandons, block.drafts, problems);
 
@@ -58,7 +68,7 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
   }
 
   const criteria = block.drafts.map((d) => d.criterion);
-  return contract(path, header, criteria, problems);
+  return contract(path, header, criteria, problems.list());
 }
 
 function contract(

@@ -1,9 +1,10 @@
-import type { Check, Location, Marker, Problem } from "../../model.js";
+import type { Check, Location, Marker } from "../../model.js";
 import { problem } from "../../problems.js";
 import { normalizeRepoPath, unsafePathReason } from "../paths.js";
 import { regexError } from "../regex.js";
 import type { AttributeLine, DraftCriterion } from "./criteria.js";
 import { type Doc, locate } from "./lines.js";
+import type { ProblemSink } from "./problem-sink.js";
 import { parseMarker, unwrapBackticks } from "./values.js";
 
 /**
@@ -12,7 +13,7 @@ import { parseMarker, unwrapBackticks } from "./values.js";
  * EXPECT: is manual (no checks). A half-written oracle is an error, never a
  * manual criterion: demoting it silently would turn the gate into a rubber stamp.
  */
-export function buildOracle(doc: Doc, draft: DraftCriterion, problems: Problem[]): void {
+export function buildOracle(doc: Doc, draft: DraftCriterion, problems: ProblemSink): void {
   const { CHECK, EXPECT, EVIDENCE, CWD } = draft.attributes;
   const id = draft.criterion.id;
   const at = (a: AttributeLine) => locate(doc, a.index, a.column);
@@ -66,7 +67,7 @@ export function buildOracle(doc: Doc, draft: DraftCriterion, problems: Problem[]
   draft.criterion.checks = [check];
 }
 
-function commandOf(attr: AttributeLine, id: string, at: Location, problems: Problem[]): string {
+function commandOf(attr: AttributeLine, id: string, at: Location, problems: ProblemSink): string {
   const command = unwrapBackticks(attr.value);
   if (command.trim() === "") {
     problems.push(
@@ -78,7 +79,7 @@ function commandOf(attr: AttributeLine, id: string, at: Location, problems: Prob
   return command;
 }
 
-function markerOf(attr: AttributeLine, id: string, at: Location, problems: Problem[]): Marker {
+function markerOf(attr: AttributeLine, id: string, at: Location, problems: ProblemSink): Marker {
   const text = unwrapBackticks(attr.value);
   const marker = parseMarker(text);
   // An empty marker, or an empty regex `//`, matches any output: the check
@@ -93,6 +94,18 @@ function markerOf(attr: AttributeLine, id: string, at: Location, problems: Probl
   } else if (marker.kind === "regex") {
     const written = `/${marker.source}/${marker.flags}`;
     const error = regexError(marker.source, marker.flags)?.replace(`${written}: `, "");
+    if (error === undefined && matchesEmpty(marker.source, marker.flags)) {
+      problems.push(
+        problem(
+          "empty-attribute",
+          at,
+          `criterion ${id}: EXPECT: ${written} matches the empty string, so any output would satisfy it`,
+          {
+            hint: "write a regex that can only match the success marker, e.g. /^SUITE-GREEN$/m",
+          },
+        ),
+      );
+    }
     if (error !== undefined) {
       problems.push(
         problem(
@@ -109,7 +122,7 @@ function markerOf(attr: AttributeLine, id: string, at: Location, problems: Probl
   return marker;
 }
 
-function cwdOf(attr: AttributeLine, id: string, at: Location, problems: Problem[]): string {
+function cwdOf(attr: AttributeLine, id: string, at: Location, problems: ProblemSink): string {
   const cwd = unwrapBackticks(attr.value);
   const reason = unsafePathReason(cwd);
   if (reason !== undefined) {
@@ -121,4 +134,19 @@ function cwdOf(attr: AttributeLine, id: string, at: Location, problems: Problem[
     return cwd;
   }
   return normalizeRepoPath(cwd);
+}
+
+/**
+ * A regex that matches the empty string matches every output (`/^/m`,
+ * `/.*\/`, `/(?:)/`): as worthless as an empty marker. Testing it against
+ * "" cannot take long, whatever the pattern.
+ */
+function matchesEmpty(source: string, flags: string): boolean {
+  try {
+    return new RegExp(source, flags).test("");
+  } catch {
+    // V8 compiles lazily: a pattern too large to run fails here, not at
+    // construction. It cannot match anything, so it is not vacuous.
+    return false;
+  }
 }

@@ -1,0 +1,306 @@
+import { problem } from "../../problems.js";
+import {
+  atxText,
+  classifyBlockLine,
+  type Doc,
+  type H2Section,
+  headingIs,
+  isBlank,
+  locate,
+} from "./lines.js";
+import { asRead, difference } from "./normalize.js";
+import type { ProblemSink } from "./problem-sink.js";
+import type { HiddenPart, Hider } from "./rendered.js";
+
+const KEYWORDS = "CHECK|EXPECT|EVIDENCE|CWD|ABANDON";
+/** A keyword line as the grammar writes it, at any indentation, bullet optional. */
+const EXACT_KEYWORD = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?(${KEYWORDS}):`);
+/** A line that reads as a keyword line once spelling, case and spacing are forgiven. */
+const READS_AS_KEYWORD = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?(${KEYWORDS})[ \\t]*:`, "i");
+const READS_AS_NUMBERED = /^(\d+)\.(?:[ \t]|$)/;
+const READS_AS_CHECKBOX = /^[-*+][ \t]+\[[ xX]\][ \t]+[A-Za-z0-9][A-Za-z0-9._-]*:/;
+const READS_AS_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const HEADING = /^#{1,6}(?:[ \t]|$)/;
+const H2 = /^##(?:[ \t]|$)/;
+const SECTION_NAMES = ["ACCEPTANCE CRITERIA", "FILE SCOPE", "REQUEST", "CLARIFICATIONS"];
+
+/**
+ * The rules about where grammar may appear, checked over the whole file:
+ * nothing structural hidden from the rendered page, no empty headings, no
+ * oracle keyword outside `## ACCEPTANCE CRITERIA`, no keyword or heading that
+ * only looks right, ABANDON only at column 0. Each is an error naming the
+ * line, because each would otherwise make the gate read a different contract
+ * from the one reviewers read.
+ */
+export function checkPlacement(
+  doc: Doc,
+  parts: readonly HiddenPart[],
+  problems: ProblemSink,
+): void {
+  const sections = doc.sections;
+  const sectionOf = sectionIndex(doc, sections);
+  const criteria = sections.map((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
+  const inCriteria = (i: number) => {
+    const s = sectionOf[i]!;
+    return s >= 0 && criteria[s]!;
+  };
+  const where = (i: number) => {
+    const s = sectionOf[i]!;
+    if (s < 0) return "above the first ## heading";
+    const heading = sections[s]!.heading;
+    return heading === "" ? "under an empty ## heading" : `under "## ${heading}"`;
+  };
+
+  for (const part of parts) {
+    const what = hiddenStructure(part.text, inCriteria(part.index));
+    if (what === undefined) continue;
+    const at = locate(doc, part.index, part.column);
+    if (problems.full("hidden-structure", at)) continue;
+    problems.push(
+      part.by.kind === "raw-html"
+        ? problem(
+            "hidden-structure",
+            at,
+            `${what} follows an HTML comment on the same line, which makes it raw HTML: GitHub shows it as plain text, not as contract structure`,
+            { hint: "put the comment on its own line, or remove it" },
+          )
+        : problem(
+            "hidden-structure",
+            at,
+            `${what} is hidden inside ${hider(part.by)}: GitHub does not show it, so the gate does not read it`,
+            {
+              hint: "remove it, or take it out of the comment or definition so reviewers see what the gate reads",
+            },
+          ),
+    );
+  }
+
+  for (let i = 0; i < doc.lines.length; i++) {
+    if (doc.hidden[i]) continue;
+    const raw = doc.lines[i]!;
+    if (doc.partlyHidden[i]) partlyHidden(doc, i, problems);
+    // A line starting with any other ASCII character reads as itself and
+    // can be none of the things checked below: skip it (most prose).
+    if (!mayMatter(raw)) continue;
+    if (
+      H2.test(raw) &&
+      atxText(doc.visible[i]!) === "" &&
+      !problems.full("empty-heading", locate(doc, i))
+    ) {
+      problems.push(
+        problem("empty-heading", locate(doc, i), "an empty ## heading", {
+          hint: "give the heading its text, or remove the line; an empty heading ends the section above it",
+        }),
+      );
+    }
+    const read = asRead(raw);
+    headingNearMiss(doc, i, read, problems);
+    const keyword = EXACT_KEYWORD.exec(raw);
+    if (!inCriteria(i)) {
+      const at = keyword && locate(doc, i, raw.indexOf(keyword[1]!) + 1);
+      if (keyword && at && !problems.full("oracle-outside-criteria", at)) {
+        problems.push(
+          problem(
+            "oracle-outside-criteria",
+            at,
+            `${keyword[1]}: ${where(i)} is outside ## ACCEPTANCE CRITERIA, so the gate would never act on it`,
+            {
+              hint: "move it under its criterion in ## ACCEPTANCE CRITERIA, or quote it in a code fence if it is an example",
+            },
+          ),
+        );
+      }
+      continue;
+    }
+    if (keyword?.[1] === "ABANDON" && !raw.startsWith("ABANDON:")) {
+      const at = locate(doc, i, raw.indexOf("ABANDON") + 1);
+      if (problems.full("misplaced-abandon", at)) continue;
+      problems.push(
+        problem(
+          "misplaced-abandon",
+          at,
+          "ABANDON: is indented or written as a list item, so it abandons nothing",
+          { hint: "write ABANDON: <id> <reason> at column 0, on a line of its own" },
+        ),
+      );
+      continue;
+    }
+    if (!keyword) criteriaNearMiss(doc, i, read, problems);
+  }
+}
+
+const MATTERS: Record<string, true> = Object.fromEntries(
+  [..."0123456789# \t-*+cCeEaA"].map((c) => [c, true]),
+);
+
+/** Whether a line may be (or read as) a heading, criterion or keyword line. */
+function mayMatter(line: string): boolean {
+  const c = line[0];
+  return c !== undefined && (c in MATTERS || c > "\x7f") && !isBlank(line);
+}
+
+/** For each line, the index of the `##` section holding it (-1 above the first heading). */
+function sectionIndex(doc: Doc, sections: readonly H2Section[]): Int32Array {
+  const out = new Int32Array(doc.lines.length).fill(-1);
+  sections.forEach((s, k) => {
+    out.fill(k, s.index, s.end);
+  });
+  return out;
+}
+
+function hider(by: Hider): string {
+  return by.kind === "definition"
+    ? `the link reference definition on line ${by.line + 1}`
+    : `the HTML comment opened on line ${by.line + 1}`;
+}
+
+/** Characters a structural line can start with; anything else with no `:` is prose. */
+const STRUCTURE_START = /^[ \t]*[#`~0-9]/;
+const ASCII_TEXT = /^[\x20-\x7e\t]*$/;
+
+/**
+ * The structure a hidden piece of text holds, described for a message, or
+ * undefined. Numbered lines count only inside the criteria section:
+ * elsewhere a commented-out numbered list is a note.
+ */
+function hiddenStructure(text: string, inCriteria: boolean): string | undefined {
+  // Most hidden text is prose: skip it without normalising.
+  if (ASCII_TEXT.test(text) && !text.includes(":") && !STRUCTURE_START.test(text)) {
+    return undefined;
+  }
+  const t = asRead(text).trimStart();
+  if (t === "") return undefined;
+  if (/^#{1,6}(?:[ \t]|$)/.test(t)) return "a heading";
+  if (/^(?:`{3,}|~{3,})/.test(t)) return "a code fence";
+  const keyword = READS_AS_KEYWORD.exec(t);
+  if (keyword) return `${keyword[1]!.toUpperCase()}:`;
+  if (t.split("|").some((part) => /^(?:[-*+][ \t]+)?status[ \t]*:/i.test(part.trim()))) {
+    return "a status: line";
+  }
+  if (inCriteria && (READS_AS_NUMBERED.test(t) || READS_AS_CHECKBOX.test(t))) return "a criterion";
+  return undefined;
+}
+
+/**
+ * A shown line with a hidden part: an oracle value that GitHub shows
+ * differently from what runs, or a line whose kind the comment changes.
+ */
+function partlyHidden(doc: Doc, i: number, problems: ProblemSink): void {
+  const raw = classifyBlockLine(doc.lines[i]!);
+  const shown = classifyBlockLine(doc.visible[i]!);
+  if (raw.kind === "attribute" && raw.name !== "EVIDENCE") {
+    problems.push(
+      problem(
+        "hidden-structure",
+        locate(doc, i, raw.column),
+        `part of this ${raw.name}: is inside an HTML comment: GitHub shows a different value from the one the gate would use`,
+        { hint: `remove the comment, or write the value as a code span: ${raw.name}: \`…\`` },
+      ),
+    );
+  } else if (raw.kind !== shown.kind) {
+    problems.push(
+      problem(
+        "hidden-structure",
+        locate(doc, i),
+        `an HTML comment changes what this line is: it reads as ${describe(shown.kind)} on the page, but is ${describe(raw.kind)} in markdown`,
+        { hint: "remove the comment from the line" },
+      ),
+    );
+  }
+}
+
+function describe(kind: string): string {
+  switch (kind) {
+    case "numbered":
+    case "checkbox":
+      return "a criterion";
+    case "attribute":
+      return "an oracle attribute";
+    case "abandon":
+      return "an ABANDON line";
+    case "break":
+      return "a heading or list item";
+    default:
+      return "plain text";
+  }
+}
+
+/** A heading that only looks like one, or a section name spelled with look-alikes. */
+function headingNearMiss(doc: Doc, i: number, read: string, problems: ProblemSink): void {
+  const raw = doc.lines[i]!;
+  if (!HEADING.test(raw)) {
+    if (READS_AS_HEADING.test(read) && read !== raw) {
+      nearMiss(
+        problems,
+        doc,
+        i,
+        raw,
+        "a heading",
+        "start the line with ASCII `#`s and a plain space",
+      );
+    }
+    return;
+  }
+  if (read === raw) return;
+  const text = atxText(asRead(doc.visible[i]!)).toUpperCase();
+  const name = SECTION_NAMES.find((n) => text.startsWith(n));
+  if (name && !atxText(doc.visible[i]!).toUpperCase().startsWith(name)) {
+    nearMiss(problems, doc, i, raw, `the ${name} heading`, `write ${name} in plain ASCII letters`);
+  }
+}
+
+/** Inside the criteria section: a keyword, criterion or ABANDON line not written exactly. */
+function criteriaNearMiss(doc: Doc, i: number, read: string, problems: ProblemSink): void {
+  const raw = doc.lines[i]!;
+  // An ASCII line reads as itself: only a keyword's case or spacing can be off.
+  if (read === raw && !READS_AS_KEYWORD.test(raw)) return;
+  const kind = classifyBlockLine(raw).kind;
+  if (kind === "numbered" || kind === "checkbox") return;
+  const keyword = READS_AS_KEYWORD.exec(read);
+  if (keyword) {
+    const name = keyword[1]!.toUpperCase();
+    nearMiss(
+      problems,
+      doc,
+      i,
+      raw,
+      `the keyword ${name}:`,
+      `${name}: must be written in ASCII capitals with the colon right after it`,
+    );
+    return;
+  }
+  if (read !== raw && (READS_AS_NUMBERED.test(read) || READS_AS_CHECKBOX.test(read))) {
+    nearMiss(
+      problems,
+      doc,
+      i,
+      raw,
+      "a criterion",
+      "write the criterion's number, `.` and space in plain ASCII",
+    );
+  }
+}
+
+function nearMiss(
+  problems: ProblemSink,
+  doc: Doc,
+  i: number,
+  raw: string,
+  what: string,
+  hint: string,
+): void {
+  const indent = raw.length - raw.replace(/^[ \t]+/, "").length;
+  const at = locate(doc, i, indent + 1);
+  if (problems.full("keyword-near-miss", at)) return;
+  const written = Array.from(raw.slice(indent, indent + 48))
+    .slice(0, 24)
+    .join("");
+  problems.push(
+    problem(
+      "keyword-near-miss",
+      at,
+      `this line reads as ${what} but ${difference(written)}, so the gate does not read it as one`,
+      { hint },
+    ),
+  );
+}
