@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { JsonDocument } from "../formats/plan-contract/json-document.js";
 import { formatPath, type JsonPath } from "../formats/plan-contract/json-path.js";
 import { field, isObject } from "../formats/plan-contract/raw.js";
-import { keyHint } from "../formats/plan-contract/schema-problems.js";
+import { unknownKeyProblems } from "../formats/plan-contract/schema-problems.js";
 import {
   describeFound,
   jsonType,
@@ -35,7 +35,7 @@ function issueProblems(doc: JsonDocument, issue: Issue): Problem[] {
 
   switch (issue.code) {
     case "unrecognized_keys":
-      return issue.keys.map((key) => unknownKey(doc, path, key));
+      return unknownKeys(doc, path, issue.keys);
     case "invalid_type":
       if (isMissing(doc.value, path)) return [missingKey(doc, path)];
       // 1.5 for an integer is, to a JSON author, a number with a bad value.
@@ -92,19 +92,12 @@ function missingKey(doc: JsonDocument, path: JsonPath): Problem {
   );
 }
 
-function unknownKey(doc: JsonDocument, objectPath: JsonPath, key: string): Problem {
+function unknownKeys(doc: JsonDocument, objectPath: JsonPath, keys: readonly string[]): Problem[] {
   const obj = valueAt(doc.value, objectPath);
   const allowed = objectPath.length === 0 ? EVIDENCE_KEYS.root : EVIDENCE_KEYS.citation;
-  const present = new Set(isObject(obj) ? Object.keys(obj) : []);
-  const subject = objectPath.length === 0 ? "" : `${formatPath(objectPath)}: `;
-  return problem(
-    "unknown-key",
-    doc.keyAt([...objectPath, key]),
-    `${subject}unknown key ${JSON.stringify(key)}`,
-    {
-      hint: keyHint(key, allowed, present),
-    },
-  );
+  // Gathered once per object, not per key: an object may have 10^5 keys.
+  const present = new Set(allowed.filter((k) => isObject(obj) && Object.hasOwn(obj, k)));
+  return unknownKeyProblems(doc, objectPath, keys, allowed, present);
 }
 
 export function valueAt(root: unknown, path: JsonPath): unknown {

@@ -1,6 +1,7 @@
 import {
   type CHECK_TYPES,
   GENERATORS,
+  MAX_TIMEOUT_MS,
   PERSONAS,
   PlanContractSchema,
   type PlanContractV1,
@@ -130,7 +131,11 @@ export const CHECKS: Readonly<Record<(typeof CHECK_TYPES)[number], ObjectRule>> 
       args: arrayOf(isString),
       expected_exit: isExitCode,
     },
-    { cwd: isString, timeout_ms: isPositiveInt, expect_stdout_match: isNonEmpty },
+    {
+      cwd: isString,
+      timeout_ms: (v) => isPositiveInt(v) && (v as number) <= MAX_TIMEOUT_MS,
+      expect_stdout_match: isNonEmpty,
+    },
   ),
   behavioral: strict({
     type: (v) => v === "behavioral",

@@ -5,6 +5,7 @@ import { buildCriteria } from "./criteria.js";
 import { conformsToSchema } from "./fast-schema.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
+import { ignoredKeyProblems, withoutIgnoredKeys } from "./ignored-keys.js";
 import { type JsonParseResult, parseJsonFull, parseJsonUnchecked } from "./json-document.js";
 import { countParsedKeys } from "./json-scan.js";
 import { rawParts } from "./raw.js";
@@ -44,7 +45,10 @@ export function parsePlanContract(
   if (doc === undefined) return result(path, emptyHeader(path), [], jsonProblems);
 
   const phaseDigits = phaseDigitsFromName(path);
-  const parts = rawParts(doc.value);
+  // The schema, the rules and the criteria read the contract without the keys
+  // a generator leaves empty on checks of another type; positions are the same.
+  const view = withoutIgnoredKeys(doc.value);
+  const parts = rawParts(view.value);
   const header = buildHeader(doc, path, phaseDigits, parts);
   const version = unsupportedVersion(doc);
   if (version) return result(path, header, [], [...jsonProblems, version]);
@@ -54,10 +58,11 @@ export function parsePlanContract(
   // check's rule problems are found once (the criteria only ask whether any).
   const schema: SchemaResult = conforms
     ? { success: true, data: doc.value as PlanContractV1 }
-    : PlanContractSchema.safeParse(doc.value);
+    : PlanContractSchema.safeParse(view.value);
   const flagged: FlaggedChecks = new Set();
   const problems = [
     ...jsonProblems,
+    ...ignoredKeyProblems(doc, view.ignored),
     ...schemaProblems(doc, schema),
     ...ruleProblems(doc, phaseDigits, flagged, parts),
   ];

@@ -4,7 +4,7 @@ import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
 import {
-  childEntry,
+  ChildIndex,
   countParsedKeys,
   entryColumn,
   entryLine,
@@ -58,6 +58,9 @@ interface Locator {
   keyAt(path: JsonPath, last: string): Location | undefined;
 }
 
+/** Objects with more properties than this are indexed on first lookup; smaller ones are walked. */
+const WALK_LIMIT = 32;
+
 /** Positions from jsonc-parser's tree: the full path, also for files with errors. */
 class TreeLocator implements Locator {
   constructor(
@@ -65,10 +68,17 @@ class TreeLocator implements Locator {
     private readonly at: (offset: number) => Location,
   ) {}
 
+  /**
+   * Large objects' properties by key (the last of each name), built on first
+   * lookup: a walk per lookup made reporting every key of a 10^5-key object
+   * quadratic.
+   */
+  private readonly byKey = new Map<Node, Map<string, Node>>();
+
   valueAt(path: JsonPath): Location {
     let node = this.root;
     for (const segment of path) {
-      const next = childValue(node, segment);
+      const next = this.childValue(node, segment);
       if (next === undefined) break;
       node = next;
     }
@@ -78,27 +88,36 @@ class TreeLocator implements Locator {
   keyAt(path: JsonPath, last: string): Location | undefined {
     let node: Node | undefined = this.root;
     for (let i = 0; i < path.length - 1; i++) {
-      node = node && childValue(node, path[i]!);
+      node = node && this.childValue(node, path[i]!);
     }
-    const key = node && lastProperty(node, last)?.children?.[0];
+    const key = node && this.lastProperty(node, last)?.children?.[0];
     return key && this.at(key.offset);
   }
-}
 
-/** The property node for `key`; the last one wins, as in `JSON.parse`. */
-function lastProperty(node: Node, key: string): Node | undefined {
-  if (node.type !== "object") return undefined;
-  const props = node.children ?? [];
-  for (let i = props.length - 1; i >= 0; i--) {
-    if (props[i]?.children?.[0]?.value === key) return props[i];
+  /** The property node for `key`; the last one wins, as in `JSON.parse`. */
+  private lastProperty(node: Node, key: string): Node | undefined {
+    if (node.type !== "object") return undefined;
+    const props = node.children ?? [];
+    if (props.length > WALK_LIMIT) {
+      let index = this.byKey.get(node);
+      if (index === undefined) {
+        index = new Map();
+        for (const prop of props) index.set(String(prop.children?.[0]?.value), prop);
+        this.byKey.set(node, index);
+      }
+      return index.get(key);
+    }
+    for (let i = props.length - 1; i >= 0; i--) {
+      if (props[i]?.children?.[0]?.value === key) return props[i];
+    }
+    return undefined;
   }
-  return undefined;
-}
 
-function childValue(node: Node, segment: string | number): Node | undefined {
-  if (node.type === "array")
-    return typeof segment === "number" ? node.children?.[segment] : undefined;
-  return lastProperty(node, String(segment))?.children?.[1];
+  private childValue(node: Node, segment: string | number): Node | undefined {
+    if (node.type === "array")
+      return typeof segment === "number" ? node.children?.[segment] : undefined;
+    return this.lastProperty(node, String(segment))?.children?.[1];
+  }
 }
 
 /**
@@ -111,7 +130,11 @@ class TapeLocator implements Locator {
     private readonly path: string,
     private readonly text: string,
     private scan: ScanResult,
-  ) {}
+  ) {
+    this.children = new ChildIndex(text);
+  }
+
+  private readonly children: ChildIndex;
 
   private get tape(): Int32Array {
     if (!isCurrent(this.scan)) this.scan = ownedScan(this.text);
@@ -171,7 +194,7 @@ class TapeLocator implements Locator {
   }
 
   private child(entry: number, segment: string | number): number {
-    return childEntry(this.text, this.tape, entry, segment);
+    return this.children.child(this.tape, entry, segment);
   }
 }
 
@@ -234,14 +257,17 @@ export function parseJsonUnchecked(
   path: string,
   text: string,
 ): { document: JsonDocument; keyCount: number } | undefined {
+  // Scan first: it stops at the 65th level, where JSON.parse would read all
+  // of a 1 MiB `[[[[…` first. (On text that is not JSON the scan is garbage,
+  // and thrown away when JSON.parse refuses the text.)
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const scan = scanJson(text, MAX_JSON_DEPTH);
-  if (scan === undefined) return undefined;
   const tree = new TapeLocator(path, text, scan);
   return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount };
 }
@@ -250,12 +276,17 @@ export function parseJsonUnchecked(
 export function parseJsonFull(path: string, text: string): JsonParseResult {
   const at = locationsIn(path, text);
 
+  // jsonc-parser recurses: refuse absurd nesting before it can overflow the stack.
+  const tooDeep = firstTooDeepOffset(text);
+  if (tooDeep !== undefined) {
+    return syntaxFailure(at(tooDeep), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
     root = parseTree(text, errors, PARSE_OPTIONS);
   } catch (e) {
-    // jsonc-parser recurses: absurd nesting overflows the stack. That is bad input, not a crash.
+    // Kept as a second guard: a stack overflow is bad input, not a crash.
     if (!(e instanceof RangeError)) throw e;
     return syntaxFailure(
       at(firstTooDeepOffset(text) ?? 0),

@@ -2,10 +2,17 @@ import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
+import { MAX_LISTED_ISSUES } from "./bounded-list.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath, type JsonPath } from "./json-path.js";
 import { field, isObject } from "./raw.js";
-import { CHECK_TYPES, KEYS, PlanContractSchema, type PlanContractV1 } from "./schema.js";
+import {
+  CHECK_TYPES,
+  KEYS,
+  MAX_TIMEOUT_MS,
+  PlanContractSchema,
+  type PlanContractV1,
+} from "./schema.js";
 import { describeFound, jsonType, listValues, preview, withArticle } from "./wording.js";
 
 type Issue = z.core.$ZodIssue;
@@ -32,6 +39,17 @@ function issueProblems(doc: JsonDocument, issue: Issue): Problem[] {
   const path: JsonPath = issue.path.map((s) => (typeof s === "symbol" ? String(s) : s));
   const value = valueAt(doc.value, path);
   const where = formatPath(path);
+
+  if (path[path.length - 1] === "timeout_ms" && value !== undefined) {
+    // One message for every way to get it wrong, naming the range.
+    return [
+      problem(
+        typeof value === "number" ? "invalid-value" : "wrong-type",
+        doc.valueAt(path),
+        `${where} must be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds; one hour at most), ${describeFound(value)}`,
+      ),
+    ];
+  }
 
   switch (issue.code) {
     case "unrecognized_keys":
@@ -146,17 +164,48 @@ function unknownKeys(doc: JsonDocument, objectPath: JsonPath, keys: readonly str
   const obj = valueAt(doc.value, objectPath);
   const allowed = allowedKeys(objectPath, obj);
   const present = new Set(allowed.filter((k) => isObject(obj) && Object.hasOwn(obj, k)));
+  return unknownKeyProblems(doc, objectPath, keys, allowed, present);
+}
+
+/**
+ * `unknown-key` problems for `keys` of the object at `objectPath`: the
+ * first MAX_LISTED_ISSUES one by one, the rest counted in one more (a 1 MiB
+ * object can hold 10^5 keys; a list that long helps nobody, and costs).
+ */
+export function unknownKeyProblems(
+  doc: JsonDocument,
+  objectPath: JsonPath,
+  keys: readonly string[],
+  allowed: readonly string[],
+  present: ReadonlySet<string>,
+): Problem[] {
   const subject = objectPath.length === 0 ? "" : `${formatPath(objectPath)}: `;
-  return keys.map((key) =>
-    problem(
-      "unknown-key",
-      doc.keyAt([...objectPath, key]),
-      `${subject}unknown key ${JSON.stringify(key)}`,
-      {
-        hint: keyHint(key, allowed, present),
-      },
-    ),
-  );
+  const shown = Math.min(keys.length, MAX_LISTED_ISSUES);
+  const problems: Problem[] = [];
+  for (let i = 0; i < shown; i++) {
+    const key = keys[i]!;
+    problems.push(
+      problem(
+        "unknown-key",
+        doc.keyAt([...objectPath, key]),
+        `${subject}unknown key ${JSON.stringify(key)}`,
+        {
+          hint: keyHint(key, allowed, present),
+        },
+      ),
+    );
+  }
+  if (keys.length > shown) {
+    problems.push(
+      problem(
+        "unknown-key",
+        doc.valueAt(objectPath),
+        `${subject}${keys.length - shown} more unknown keys, not listed one by one`,
+        { hint: allowed.length > 0 ? `allowed keys: ${allowed.join(", ")}` : "remove them" },
+      ),
+    );
+  }
+  return problems;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list } from "./bounded-list.js";
 
 /**
  * The plan-contract v1 schema (docs/plan-contract.md). Objects are strict so a
@@ -29,6 +30,8 @@ export const CHECK_TYPES = ["file-exists", "grep-match", "command-exit", "behavi
 export const GENERATORS = ["planner", "compile-plan", "manual"] as const;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** One hour: real contracts use up to five minutes; a day-long timeout would hold a runner hostage. */
+export const MAX_TIMEOUT_MS = 3_600_000;
 
 /** Prose a human must have written: blank or whitespace-only is refused. */
 const prose = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
@@ -60,10 +63,10 @@ export const GrepMatchSchema = z.strictObject({
 export const CommandExitSchema = z.strictObject({
   type: z.literal("command-exit"),
   command: z.string().min(1),
-  args: z.array(z.string()),
+  args: list(z.string()),
   cwd: path.optional(),
   expected_exit: z.int().min(0).max(255),
-  timeout_ms: positiveInt.optional(),
+  timeout_ms: z.int().min(1).max(MAX_TIMEOUT_MS).optional(),
   expect_stdout_match: needle.optional(),
 });
 
@@ -72,7 +75,7 @@ export const BehavioralSchema = z.strictObject({
   description: prose,
   // A behavioral check without evidence would be exactly the "vibes-based pass"
   // the format exists to block, so at least one citation is required.
-  evidence_required: z.array(EvidenceSchema).min(1),
+  evidence_required: list(EvidenceSchema).min(1),
 });
 
 export const CheckSchema = z.discriminatedUnion("type", [
@@ -86,15 +89,15 @@ export const TaskSchema = z.strictObject({
   id: z.string(),
   title: prose,
   wave: positiveInt,
-  depends_on: z.array(z.string()),
+  depends_on: list(z.string()),
   persona: z.enum(PERSONAS).optional(),
-  files_modify: z.array(path),
-  files_create: z.array(path),
-  files_delete: z.array(path),
-  acceptance_criteria: z.array(prose),
+  files_modify: list(path),
+  files_create: list(path),
+  files_delete: list(path),
+  acceptance_criteria: list(prose),
   action: prose,
-  context_files: z.array(path),
-  verification: z.array(CheckSchema),
+  context_files: list(path),
+  verification: list(CheckSchema),
 });
 
 export const PlanContractSchema = z.strictObject({
@@ -109,8 +112,8 @@ export const PlanContractSchema = z.strictObject({
   // Optional: the format's drift table treats a missing hash as "legacy or
   // manual", a warning raised by the drift module, not a schema error.
   source_plan_hash: z.string().optional(),
-  tasks: z.array(TaskSchema),
-  success_criteria: z.array(prose),
+  tasks: list(TaskSchema),
+  success_criteria: list(prose),
 });
 
 export type CheckV1 = z.infer<typeof CheckSchema>;
