@@ -27,6 +27,11 @@ for (const type of CHECK_TYPES) {
   for (const key of KEYS.check[type]) OWNERS.set(key, [...(OWNERS.get(key) ?? []), type]);
 }
 
+/** The check types that define `key`; undefined when none does. */
+export function checkKeyOwners(key: string): readonly string[] | undefined {
+  return OWNERS.get(key);
+}
+
 /** Whether `key` with `value` on a check of `type` is a foreign key at its empty or default value. */
 function isIgnorable(type: string, key: string, value: unknown): boolean {
   const owners = OWNERS.get(key);

@@ -3,9 +3,10 @@ import type { z } from "zod";
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { MAX_LISTED_ISSUES } from "./bounded-list.js";
+import { checkKeyOwners } from "./ignored-keys.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath, type JsonPath } from "./json-path.js";
-import { field, isObject } from "./raw.js";
+import { field, isObject, type JsonObject } from "./raw.js";
 import {
   CHECK_TYPES,
   KEYS,
@@ -164,8 +165,41 @@ function unknownKeys(doc: JsonDocument, objectPath: JsonPath, keys: readonly str
   const obj = valueAt(doc.value, objectPath);
   const allowed = allowedKeys(objectPath, obj);
   const present = new Set(allowed.filter((k) => isObject(obj) && Object.hasOwn(obj, k)));
-  return unknownKeyProblems(doc, objectPath, keys, allowed, present);
+  const type = checkTypeAt(objectPath, obj);
+  const hint =
+    type === undefined
+      ? undefined
+      : (key: string) => {
+          const own = keyHint(key, allowed, present);
+          return own.startsWith("did you mean") ? own : (foreignKeyHint(type, key) ?? own);
+        };
+  return unknownKeyProblems(doc, objectPath, keys, allowed, present, hint);
 }
+
+/** The type of the check at `path`, when `path` names a check of a known type. */
+function checkTypeAt(path: JsonPath, obj: unknown): string | undefined {
+  const isCheck =
+    path.length === 4 && path[0] === "tasks" && path[2] === "verification" && isObject(obj);
+  const type = isCheck ? field(obj as JsonObject, "type") : undefined;
+  return typeof type === "string" && Object.hasOwn(KEYS.check, type) ? type : undefined;
+}
+
+/**
+ * For a key on a check that belongs to (or is a typo of a key of) another
+ * check type: say so, since the fix differs from a plain typo's.
+ */
+function foreignKeyHint(type: string, key: string): string | undefined {
+  const owners = checkKeyOwners(key);
+  if (owners !== undefined) {
+    return `${JSON.stringify(key)} belongs to ${owners.join(" and ")} checks; a ${type} check does not read it (it is only ignored when empty or at its default): remove it, or fix "type"`;
+  }
+  const foreign = CHECK_KEYS.filter((k) => !checkKeyOwners(k)!.includes(type));
+  const best = foreign.length > 0 ? closest(key, foreign) : undefined;
+  if (best === undefined || !isTypoOf(key, best)) return undefined;
+  return `did you mean ${JSON.stringify(best)}? That key belongs to ${checkKeyOwners(best)!.join(" and ")} checks, not ${type} checks`;
+}
+
+const CHECK_KEYS = [...new Set(Object.values(KEYS.check).flat())];
 
 /**
  * `unknown-key` problems for `keys` of the object at `objectPath`: the
@@ -178,6 +212,7 @@ export function unknownKeyProblems(
   keys: readonly string[],
   allowed: readonly string[],
   present: ReadonlySet<string>,
+  hint: (key: string) => string = (key) => keyHint(key, allowed, present),
 ): Problem[] {
   const subject = objectPath.length === 0 ? "" : `${formatPath(objectPath)}: `;
   const shown = Math.min(keys.length, MAX_LISTED_ISSUES);
@@ -189,9 +224,7 @@ export function unknownKeyProblems(
         "unknown-key",
         doc.keyAt([...objectPath, key]),
         `${subject}unknown key ${JSON.stringify(key)}`,
-        {
-          hint: keyHint(key, allowed, present),
-        },
+        { hint: hint(key) },
       ),
     );
   }
@@ -217,10 +250,15 @@ export function keyHint(key: string, allowed: readonly string[], present: Readon
   const candidates = allowed.filter((k) => !present.has(k));
   if (candidates.length > 0) {
     const best = closest(key, candidates);
-    const budget = key.length <= 3 ? 1 : Math.max(2, Math.floor(key.length / 3));
-    if (distance(key, best) <= budget) return `did you mean ${JSON.stringify(best)}?`;
+    if (isTypoOf(key, best)) return `did you mean ${JSON.stringify(best)}?`;
   }
   return allowed.length > 0 ? `allowed keys: ${allowed.join(", ")}` : "remove this key";
+}
+
+/** Whether `key` is close enough to `candidate` to be a misspelling of it. */
+function isTypoOf(key: string, candidate: string): boolean {
+  const budget = key.length <= 3 ? 1 : Math.max(2, Math.floor(key.length / 3));
+  return distance(key, candidate) <= budget;
 }
 
 /** Which object of the v1 shape a path names, and so which keys it allows. */
