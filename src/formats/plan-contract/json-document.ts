@@ -1,4 +1,4 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Location, Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
@@ -10,7 +10,10 @@ import {
   entryLine,
   isCurrent,
   isObjectEntry,
+  keyEntries,
   keyEntryOf,
+  keyText,
+  objectEntryIndexes,
   ownedScan,
   type ScanResult,
   scanJson,
@@ -18,23 +21,23 @@ import {
 
 /**
  * Deepest nesting accepted. A v1 contract is 7 levels deep at most; the limit
- * exists because jsonc-parser (and our own walks) recurse, and a 1 MiB file of
- * `[` would otherwise overflow the stack instead of yielding a problem.
+ * exists because jsonc-parser, which words syntax errors, recurses, and a
+ * 1 MiB file of `[` would otherwise overflow the stack instead of yielding a
+ * problem.
  */
 export const MAX_JSON_DEPTH = 64;
 
 /**
  * Parsed JSON plus where every value and key sits in the file. Positions are
- * resolved on demand by walking a syntax tree along the path: most
- * documents are valid and need only a few positions, so no map of every
- * node is built up front.
+ * resolved on demand from the scan's tape: most documents are valid and need
+ * only a few positions.
  */
 export class JsonDocument {
   constructor(
     readonly path: string,
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
-    private readonly tree: Locator,
+    private readonly tree: TapeLocator,
   ) {}
 
   /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
@@ -50,82 +53,13 @@ export class JsonDocument {
   }
 }
 
-/** Positions in the file, from whichever syntax tree the document was parsed into. */
-interface Locator {
-  /** Where the value at `path` starts, or its nearest present ancestor. */
-  valueAt(path: JsonPath): Location;
-  /** Where the key `last` of the object at `path` minus its last segment starts, if both exist. */
-  keyAt(path: JsonPath, last: string): Location | undefined;
-}
-
-/** Objects with more properties than this are indexed on first lookup; smaller ones are walked. */
-const WALK_LIMIT = 32;
-
-/** Positions from jsonc-parser's tree: the full path, also for files with errors. */
-class TreeLocator implements Locator {
-  constructor(
-    private readonly root: Node,
-    private readonly at: (offset: number) => Location,
-  ) {}
-
-  /**
-   * Large objects' properties by key (the last of each name), built on first
-   * lookup: a walk per lookup made reporting every key of a 10^5-key object
-   * quadratic.
-   */
-  private readonly byKey = new Map<Node, Map<string, Node>>();
-
-  valueAt(path: JsonPath): Location {
-    let node = this.root;
-    for (const segment of path) {
-      const next = this.childValue(node, segment);
-      if (next === undefined) break;
-      node = next;
-    }
-    return this.at(node.offset);
-  }
-
-  keyAt(path: JsonPath, last: string): Location | undefined {
-    let node: Node | undefined = this.root;
-    for (let i = 0; i < path.length - 1; i++) {
-      node = node && this.childValue(node, path[i]!);
-    }
-    const key = node && this.lastProperty(node, last)?.children?.[0];
-    return key && this.at(key.offset);
-  }
-
-  /** The property node for `key`; the last one wins, as in `JSON.parse`. */
-  private lastProperty(node: Node, key: string): Node | undefined {
-    if (node.type !== "object") return undefined;
-    const props = node.children ?? [];
-    if (props.length > WALK_LIMIT) {
-      let index = this.byKey.get(node);
-      if (index === undefined) {
-        index = new Map();
-        for (const prop of props) index.set(String(prop.children?.[0]?.value), prop);
-        this.byKey.set(node, index);
-      }
-      return index.get(key);
-    }
-    for (let i = props.length - 1; i >= 0; i--) {
-      if (props[i]?.children?.[0]?.value === key) return props[i];
-    }
-    return undefined;
-  }
-
-  private childValue(node: Node, segment: string | number): Node | undefined {
-    if (node.type === "array")
-      return typeof segment === "number" ? node.children?.[segment] : undefined;
-    return this.lastProperty(node, String(segment))?.children?.[1];
-  }
-}
-
 /**
- * Positions from the fast path's tape (json-scan.ts). Same walk, same
- * answers as `TreeLocator` (the tests compare them path by path); every
- * entry knows its line, and a step over a nested value is a single jump.
+ * Positions from the scan's tape (json-scan.ts): every entry knows its line,
+ * a step over a nested value is a single jump, and a large container is
+ * indexed on first lookup. The tests check its answers against
+ * jsonc-parser's tree, path by path.
  */
-class TapeLocator implements Locator {
+class TapeLocator {
   constructor(
     private readonly path: string,
     private readonly text: string,
@@ -209,18 +143,23 @@ const PARSE_OPTIONS = {
 };
 
 /**
- * Parse contract text as strict JSON. A syntax error yields one `json-syntax`
- * problem and no document (everything after it would be guesswork); duplicate
- * keys yield `json-duplicate-key` problems but the document is kept, with the
- * last value winning as in `JSON.parse`. Text without either takes
- * `parseJsonFast`; `{ fast: false }` forces the full parser (tests compare them).
+ * Parse contract text as strict JSON, with one reader: `JSON.parse` for the
+ * value and one iterative scan (json-scan.ts) for positions, depth and
+ * duplicate keys. A syntax error yields one `json-syntax` problem and no
+ * document (everything after it would be guesswork), worded by jsonc-parser,
+ * which reads only text `JSON.parse` refused; duplicate keys yield
+ * `json-duplicate-key` problems but the document is kept, with the last
+ * value winning as in `JSON.parse`.
  */
-export function parseJsonDocument(
-  path: string,
-  text: string,
-  options: { fast?: boolean } = {},
-): JsonParseResult {
-  return (options.fast !== false && parseJsonFast(path, text)) || parseJsonFull(path, text);
+export function parseJsonDocument(path: string, text: string): JsonParseResult {
+  const parsed = parseJsonUnchecked(path, text);
+  if (parsed === undefined) return syntaxFailureOf(path, text);
+  const { document, keyCount } = parsed;
+  // JSON.parse keeps the last of two equal keys silently: compare counts, and only
+  // when they differ (a duplicate somewhere) look at every object's keys.
+  const problems =
+    keyCount === countParsedKeys(document.value) ? [] : duplicateKeys(path, text, parsed.scan);
+  return { document, problems };
 }
 
 /** Positions in `text`, the line index built on first use. */
@@ -234,29 +173,15 @@ function locationsIn(path: string, text: string): (offset: number) => Location {
 }
 
 /**
- * The common case, valid JSON without duplicate keys, at a fraction of the
- * full parse's cost: `JSON.parse` for the value, a light scan for positions
- * and depth, and a count of keys for duplicates. Anything else (a syntax
- * error, a duplicate key, too deep nesting) returns undefined and is left to
- * `parseJsonFull`, so every problem is still found, worded and placed by it.
- */
-export function parseJsonFast(path: string, text: string): JsonParseResult | undefined {
-  const parsed = parseJsonUnchecked(path, text);
-  if (parsed === undefined || parsed.keyCount !== countParsedKeys(parsed.document.value)) {
-    return undefined;
-  }
-  return { document: parsed.document, problems: [] };
-}
-
-/**
- * `parseJsonFast` before its duplicate-key test, for a caller that counts
+ * `parseJsonDocument` before its duplicate-key test, for a caller that counts
  * the value's keys on a walk it makes anyway: the text has no duplicate key
- * exactly when `keyCount` equals `countParsedKeys(document.value)`.
+ * exactly when `keyCount` equals `countParsedKeys(document.value)`. Undefined
+ * when the text is not JSON or nests too deep.
  */
 export function parseJsonUnchecked(
   path: string,
   text: string,
-): { document: JsonDocument; keyCount: number } | undefined {
+): { document: JsonDocument; keyCount: number; scan: ScanResult } | undefined {
   // Scan first: it stops at the 65th level, where JSON.parse would read all
   // of a 1 MiB `[[[[…` first. (On text that is not JSON the scan is garbage,
   // and thrown away when JSON.parse refuses the text.)
@@ -269,30 +194,54 @@ export function parseJsonUnchecked(
     return undefined;
   }
   const tree = new TapeLocator(path, text, scan);
-  return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount };
+  return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount, scan };
 }
 
-/** jsonc-parser's full syntax tree: exact errors and every duplicate key, with positions. */
-export function parseJsonFull(path: string, text: string): JsonParseResult {
-  const at = locationsIn(path, text);
+/** Every repeated key of every object (dropped values included), at the repeat. */
+export function duplicateKeys(path: string, text: string, scan: ScanResult): Problem[] {
+  const current = isCurrent(scan) ? scan : ownedScan(text);
+  const tape = current.tape;
+  const at = (entry: number): Location => ({
+    path,
+    line: entryLine(tape, entry),
+    column: entryColumn(tape, entry),
+  });
+  const problems: Problem[] = [];
+  for (const container of objectEntryIndexes(tape, current.size)) {
+    const seen = new Map<string, number>();
+    for (const entry of keyEntries(tape, container)) {
+      const key = keyText(text, tape, entry);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        problems.push(
+          problem(
+            "json-duplicate-key",
+            at(entry),
+            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${at(earlier).line}`,
+            { hint: "JSON keeps only the last value, silently dropping the first; remove one" },
+          ),
+        );
+      }
+      seen.set(key, entry);
+    }
+  }
+  return problems;
+}
 
+/**
+ * The problem of text that `JSON.parse` refused (or that nests too deep):
+ * jsonc-parser finds and names the first error, with hints for the usual
+ * hand-editing mistakes.
+ */
+function syntaxFailureOf(path: string, text: string): JsonParseResult {
+  const at = locationsIn(path, text);
   // jsonc-parser recurses: refuse absurd nesting before it can overflow the stack.
   const tooDeep = firstTooDeepOffset(text);
   if (tooDeep !== undefined) {
     return syntaxFailure(at(tooDeep), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   const errors: ParseError[] = [];
-  let root: Node | undefined;
-  try {
-    root = parseTree(text, errors, PARSE_OPTIONS);
-  } catch (e) {
-    // Kept as a second guard: a stack overflow is bad input, not a crash.
-    if (!(e instanceof RangeError)) throw e;
-    return syntaxFailure(
-      at(firstTooDeepOffset(text) ?? 0),
-      `JSON nests deeper than ${MAX_JSON_DEPTH} levels`,
-    );
-  }
+  const root = parseTree(text, errors, PARSE_OPTIONS);
   const first = [...errors].sort((a, b) => a.offset - b.offset)[0];
   if (first !== undefined || root === undefined) {
     const offset = first?.offset ?? 0;
@@ -303,55 +252,17 @@ export function parseJsonFull(path: string, text: string): JsonParseResult {
       syntaxHint(text, offset, code),
     );
   }
-
-  // jsonc-parser is lenient in places JSON is not (it skips non-breaking spaces
-  // and other Unicode whitespace, for one). Fail closed if the two disagree.
-  let value: unknown;
+  // jsonc-parser is lenient where JSON is not (it skips non-breaking spaces and
+  // other Unicode whitespace, for one): then JSON.parse's own error is the one.
   try {
-    value = JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
     const position = /position (\d+)/.exec(message)?.[1];
     return syntaxFailure(at(position ? Number(position) : 0), `invalid JSON: ${message}`);
   }
-
-  // Duplicate keys: JSON.parse keeps the last silently, so look at every object once.
-  const problems: Problem[] = [];
-  const stack: { node: Node; depth: number }[] = [{ node: root, depth: 1 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (depth > MAX_JSON_DEPTH) {
-      return syntaxFailure(at(node.offset), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-    if (node.type === "array") {
-      for (const child of node.children ?? []) {
-        if (child.children) stack.push({ node: child, depth: depth + 1 });
-      }
-      continue;
-    }
-    if (node.type !== "object") continue;
-    const seen = new Map<string, number>();
-    for (const property of node.children ?? []) {
-      const [keyNode, valueNode] = property.children ?? [];
-      if (keyNode === undefined || valueNode === undefined) continue;
-      const key = String(keyNode.value);
-      const earlier = seen.get(key);
-      if (earlier !== undefined) {
-        problems.push(
-          problem(
-            "json-duplicate-key",
-            at(keyNode.offset),
-            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${at(earlier).line}`,
-            { hint: "JSON keeps only the last value, silently dropping the first; remove one" },
-          ),
-        );
-      }
-      seen.set(key, keyNode.offset);
-      if (valueNode.children) stack.push({ node: valueNode, depth: depth + 1 });
-    }
-  }
-
-  return { document: new JsonDocument(path, value, new TreeLocator(root, at)), problems };
+  // Unreachable: the scan declines only text too deep or not JSON.
+  return syntaxFailure(at(0), "invalid JSON");
 }
 
 function syntaxFailure(at: Location, message: string, hint?: string): JsonParseResult {

@@ -333,6 +333,15 @@ export function keyEntries(tape: Int32Array, container: number): number[] {
   return out;
 }
 
+/** Every object entry among the first `size` ints of a tape, in text order. */
+export function objectEntryIndexes(tape: Int32Array, size: number): number[] {
+  const out: number[] = [];
+  for (let entry = 0; entry * STRIDE < size; entry++) {
+    if (tape[entry * STRIDE + KIND] === OBJECT) out.push(entry);
+  }
+  return out;
+}
+
 /** The text offset where an entry starts. */
 export function entryOffset(tape: Int32Array, entry: number): number {
   return tape[entry * STRIDE + OFFSET]!;
