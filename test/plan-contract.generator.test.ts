@@ -49,6 +49,25 @@ async function run(fixture: string) {
   return { ...result, ran: ran(root) };
 }
 
+/**
+ * End to end: the honest fixture validates (exit 0) and `run` executes the
+ * commands `ranHonest` and succeeds; the dishonest twin is refused by both,
+ * `run` executing nothing. Returns both `validate` outputs.
+ */
+async function expectTwins(honest: string, dishonest: string, ranHonest: number[]) {
+  const valid = await validate(honest);
+  expect(valid.code).toBe(0);
+  const refused = await validate(dishonest);
+  expect(refused.code).toBe(1);
+  const honestRun = await run(honest);
+  expect(honestRun.ran).toEqual(ranHonest);
+  expect(honestRun.code).toBe(0);
+  const dishonestRun = await run(dishonest);
+  expect(dishonestRun.ran).toEqual([]);
+  expect(dishonestRun.code).toBe(1);
+  return { valid: valid.stdout, refused: refused.stdout, refusedRun: dishonestRun.stdout };
+}
+
 describe("generator leftovers: another check type's key, empty or at its default", () => {
   it("is an ignored-key warning, and every check still becomes a criterion", () => {
     const warnings = found("generator-leftovers");
@@ -89,21 +108,11 @@ describe("generator leftovers: another check type's key, empty or at its default
   });
 
   it("validates and runs the honest form; refuses and runs nothing of the typo form", async () => {
-    const honest = await validate("generator-leftovers");
-    expect(honest.code).toBe(0);
-    expect(honest.stdout).toContain("warning ignored-key");
-    const typo = await validate("generator-leftovers-typo");
-    expect(typo.code).toBe(1);
-    expect(typo.stdout).toContain(
+    const out = await expectTwins("generator-leftovers", "generator-leftovers-typo", [1]);
+    expect(out.valid).toContain("warning ignored-key");
+    expect(out.refused).toContain(
       'error unknown-key tasks[0].verification[0]: unknown key "patern"',
     );
-
-    const honestRun = await run("generator-leftovers");
-    expect(honestRun.ran).toEqual([1]);
-    expect(honestRun.code).toBe(0);
-    const typoRun = await run("generator-leftovers-typo");
-    expect(typoRun.ran).toEqual([]);
-    expect(typoRun.code).toBe(1);
   });
 });
 
@@ -121,14 +130,9 @@ describe("unsafe paths: advisory fields warn, fields a check reads refuse", () =
   });
 
   it("validates and runs the advisory form; refuses and runs nothing of the other", async () => {
-    expect((await validate("advisory-path")).code).toBe(0);
-    expect((await validate("advisory-path-in-check")).code).toBe(1);
-    const advisory = await run("advisory-path");
-    expect(advisory.ran).toEqual([1]);
-    expect(advisory.code).toBe(0);
-    const inCheck = await run("advisory-path-in-check");
-    expect(inCheck.ran).toEqual([]);
-    expect(inCheck.code).toBe(1);
+    const out = await expectTwins("advisory-path", "advisory-path-in-check", [1]);
+    expect(out.valid).toContain("warning advisory-path");
+    expect(out.refused).toContain("error unsafe-path");
   });
 });
 
@@ -145,15 +149,10 @@ describe("no criteria: a phase contract that checks nothing", () => {
 
   it("fails validate and run instead of succeeding with 0 criteria; the twin runs", async () => {
     for (const fixture of ["no-criteria-no-tasks", "no-criteria-no-checks"]) {
-      expect((await validate(fixture)).code).toBe(1);
-      const refused = await run(fixture);
-      expect(refused.code).toBe(1);
-      expect(refused.stdout).toContain("no-criteria");
+      const out = await expectTwins("no-criteria-twin", fixture, [1]);
+      expect(out.refused).toContain("error no-criteria");
+      expect(out.refusedRun).toContain("no-criteria");
     }
-    expect((await validate("no-criteria-twin")).code).toBe(0);
-    const twin = await run("no-criteria-twin");
-    expect(twin.ran).toEqual([1]);
-    expect(twin.code).toBe(0);
   });
 });
 
@@ -201,14 +200,8 @@ describe("timeout_ms and other integers", () => {
   });
 
   it("validates and runs the in-range twin; refuses and runs nothing out of range", async () => {
-    expect((await validate("timeout-out-of-range")).code).toBe(1);
-    expect((await validate("timeout-in-range")).code).toBe(0);
-    const out = await run("timeout-out-of-range");
-    expect(out.ran).toEqual([]);
-    expect(out.code).toBe(1);
-    const inRange = await run("timeout-in-range");
-    expect(inRange.ran).toEqual([1, 2, 3]);
-    expect(inRange.code).toBe(0);
+    const out = await expectTwins("timeout-in-range", "timeout-out-of-range", [1, 2, 3]);
+    expect(out.refused).toContain("must be an integer from 1 to 3600000");
   });
 });
 
