@@ -100,3 +100,67 @@ describe("1 MiB adversarial inputs: every parser ends, with problems, without th
     );
   });
 });
+
+describe("problem caps: a thousand per list or object, then one summary", () => {
+  const contract = (tasks: unknown[]) =>
+    encoder.encode(
+      JSON.stringify({
+        version: 1,
+        phase: 2,
+        goal: "g",
+        why: "w",
+        generated_at: "2026-11-29T12:00:00Z",
+        generated_by: "planner",
+        tasks,
+        success_criteria: ["s"],
+      }),
+    );
+  const task = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    title: "t",
+    wave: 1,
+    depends_on: [],
+    files_modify: [],
+    files_create: [],
+    files_delete: [],
+    acceptance_criteria: [],
+    action: "a",
+    context_files: [],
+    verification: [{ type: "file-exists", path: "a" }],
+    ...extra,
+  });
+  const parsePlan = (bytes: Uint8Array) =>
+    parseContract("plan-contract", ".planning/phase-2-contract.json", bytes).problems;
+
+  it("stops the schema and the rules at the same entry of a long broken list", () => {
+    // 1,000 wrong-type tasks, then a duplicate task id: past the point the schema stopped.
+    const late = [task("T1"), ...Array(1000).fill(1), task("T1")];
+    const problems = parsePlan(contract(late));
+    expect(problems.filter((p) => p.code === "wrong-type")).toHaveLength(1000);
+    expect(problems.some((p) => p.message.includes("the other 1 were not checked"))).toBe(true);
+    expect(problems.some((p) => p.code === "duplicate-task-id")).toBe(false);
+    // Positive control: with one wrong-type task fewer, everything is checked and found.
+    const early = [task("T1"), ...Array(999).fill(1), task("T1")];
+    const all = parsePlan(contract(early));
+    expect(all.filter((p) => p.code === "wrong-type")).toHaveLength(999);
+    expect(all.some((p) => p.code === "duplicate-task-id")).toBe(true);
+  });
+
+  it("lists a thousand unknown keys, unsafe paths and overlaps, then one more for the rest", () => {
+    const keys = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, 0]));
+    const files = Array.from({ length: 1500 }, (_, i) => `/abs/f${i}.ts`);
+    const same = Array.from({ length: 1500 }, (_, i) => `src/f${i}.ts`);
+    const problems = parsePlan(
+      contract([
+        task("T1", keys),
+        task("T2", { files_modify: files, wave: 2 }),
+        task("T3", { files_modify: same, files_create: same, wave: 3 }),
+      ]),
+    );
+    const count = (code: string) => problems.filter((p) => p.code === code).length;
+    expect(count("unknown-key")).toBe(1001);
+    expect(problems.some((p) => p.message.includes("500 more unknown keys"))).toBe(true);
+    expect(count("unsafe-path")).toBe(1001);
+    expect(count("file-list-overlap")).toBe(1001);
+  });
+});

@@ -36,3 +36,20 @@ export function list<T extends z.ZodType>(item: T): z.ZodArray<T> {
     }
   }) as unknown as z.ZodArray<T>;
 }
+
+/**
+ * How many entries at the end of each list the schema left unchecked, by
+ * list path (`tasks`, `tasks/3/verification`), for lists where `list`
+ * stopped early. The rules read no further than the schema did: past that
+ * point the contract is invalid anyway, and a 1 MiB list of broken tasks
+ * would otherwise cost the rules seconds for problems nobody reads.
+ */
+export function uncheckedCounts(issues: readonly z.core.$ZodIssue[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const issue of issues) {
+    const unchecked = issue.code === "custom" ? issue.params?.unchecked : undefined;
+    if (typeof unchecked !== "number") continue;
+    out.set(issue.path.map(String).join("/"), unchecked);
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 import type { Contract, Criterion, PlanHeader, Problem } from "../../model.js";
 import { sortProblems } from "../../problems.js";
 import { decodeContractText } from "../text.js";
+import { uncheckedCounts } from "./bounded-list.js";
 import { buildCriteria } from "./criteria.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
@@ -34,15 +35,22 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   // The schema, the rules and the criteria read the contract without the keys
   // a generator leaves empty on checks of another type; positions are the same.
   const view = withoutIgnoredKeys(doc.value);
-  const parts = rawParts(view.value);
-  const header = buildHeader(doc, path, phaseDigits, parts);
   const version = unsupportedVersion(doc);
-  if (version) return result(path, header, [], [...jsonProblems, version]);
+  if (version) {
+    const header = buildHeader(doc, path, phaseDigits, rawParts(view.value));
+    return result(path, header, [], [...jsonProblems, version]);
+  }
 
   // Each stage's work is shared, never repeated: the schema runs once (the
-  // criteria reuse its output when the whole contract passes), and each
+  // criteria reuse its output when the whole contract passes), the tasks and
+  // checks are listed once (as far as the schema checked them), and each
   // check's rule problems are found once (the criteria only ask whether any).
   const schema: SchemaResult = PlanContractSchema.safeParse(view.value);
+  const parts = rawParts(
+    view.value,
+    schema.success ? undefined : uncheckedCounts(schema.error.issues),
+  );
+  const header = buildHeader(doc, path, phaseDigits, parts);
   const flagged: FlaggedChecks = new Set();
   const problems = [
     ...jsonProblems,
