@@ -133,17 +133,23 @@ describe("problem caps: a thousand per list or object, then one summary", () => 
     parseContract("plan-contract", ".planning/phase-2-contract.json", bytes).problems;
 
   it("stops the schema and the rules at the same entry of a long broken list", () => {
-    // 1,000 wrong-type tasks, then a duplicate task id: past the point the schema stopped.
-    const late = [task("T1"), ...Array(1000).fill(1), task("T1")];
+    // Over 4,000 list entries (so the bounded schema reads it): 1,000 wrong-type
+    // tasks, then a duplicate task id past the point where the schema stopped.
+    const late = [task("T1"), ...Array(1000).fill(1), task("T1"), ...Array(4000).fill(1)];
     const problems = parsePlan(contract(late));
     expect(problems.filter((p) => p.code === "wrong-type")).toHaveLength(1000);
-    expect(problems.some((p) => p.message.includes("the other 1 were not checked"))).toBe(true);
+    expect(problems.some((p) => p.message.includes("the other 4001 were not checked"))).toBe(true);
     expect(problems.some((p) => p.code === "duplicate-task-id")).toBe(false);
-    // Positive control: with one wrong-type task fewer, everything is checked and found.
-    const early = [task("T1"), ...Array(999).fill(1), task("T1")];
-    const all = parsePlan(contract(early));
-    expect(all.filter((p) => p.code === "wrong-type")).toHaveLength(999);
-    expect(all.some((p) => p.code === "duplicate-task-id")).toBe(true);
+    // Positive control: one wrong-type task fewer before it, and the duplicate is found.
+    const early = [task("T1"), ...Array(999).fill(1), task("T1"), ...Array(4001).fill(1)];
+    const found = parsePlan(contract(early));
+    expect(found.some((p) => p.message.includes("the other 4000 were not checked"))).toBe(true);
+    expect(found.some((p) => p.code === "duplicate-task-id")).toBe(true);
+  });
+
+  it("reads a small document with the plain schema: every problem listed", () => {
+    const problems = parsePlan(contract([task("T1"), ...Array(1500).fill(1)]));
+    expect(problems.filter((p) => p.code === "wrong-type")).toHaveLength(1500);
   });
 
   it("lists a thousand unknown keys, unsafe paths and overlaps, then one more for the rest", () => {

@@ -15,7 +15,18 @@ export const MAX_LISTED_ISSUES = 1000;
  * is the input: no schema here transforms a value.
  */
 export function list<T extends z.ZodType>(item: T): z.ZodArray<T> {
+  const whole = z.array(item);
   return z.array(z.unknown()).superRefine((value, ctx) => {
+    // Short lists (every honest one) in one pass of zod's own array loop, the
+    // fast way; entry by entry only when that gives too many issues to list.
+    if (value.length <= MAX_LISTED_ISSUES) {
+      const result = whole.safeParse(value);
+      if (result.success) return;
+      if (result.error.issues.length <= MAX_LISTED_ISSUES) {
+        for (const issue of result.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
+        return;
+      }
+    }
     let listed = 0;
     for (let i = 0; i < value.length; i++) {
       const result = item.safeParse(value[i]);

@@ -9,7 +9,7 @@ import { ignoredKeyProblems, withoutIgnoredKeys } from "./ignored-keys.js";
 import { parseJsonDocument } from "./json-document.js";
 import { rawParts } from "./raw.js";
 import { type FlaggedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
-import { PlanContractSchema } from "./schema.js";
+import { planContractSchemaFor } from "./schema.js";
 import { type SchemaResult, schemaProblems } from "./schema-problems.js";
 
 export { formatPath, type JsonPath } from "./json-path.js";
@@ -45,7 +45,7 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   // criteria reuse its output when the whole contract passes), the tasks and
   // checks are listed once (as far as the schema checked them), and each
   // check's rule problems are found once (the criteria only ask whether any).
-  const schema: SchemaResult = PlanContractSchema.safeParse(view.value);
+  const schema: SchemaResult = planContractSchemaFor(doc.items).safeParse(view.value);
   const parts = rawParts(
     view.value,
     schema.success ? undefined : uncheckedCounts(schema.error.issues),

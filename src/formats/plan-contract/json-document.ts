@@ -5,7 +5,7 @@ import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
 import {
   ChildIndex,
-  countParsedKeys,
+  countParsed,
   entryColumn,
   entryLine,
   isCurrent,
@@ -38,6 +38,8 @@ export class JsonDocument {
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
     private readonly tree: TapeLocator,
+    /** Entries of all arrays in `value`: how much list there is to validate. */
+    readonly items: number,
   ) {}
 
   /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
@@ -152,13 +154,22 @@ const PARSE_OPTIONS = {
  * value winning as in `JSON.parse`.
  */
 export function parseJsonDocument(path: string, text: string): JsonParseResult {
-  const parsed = parseJsonUnchecked(path, text);
-  if (parsed === undefined) return syntaxFailureOf(path, text);
-  const { document, keyCount } = parsed;
+  // Scan first: it stops at the 65th level, where JSON.parse would read all
+  // of a 1 MiB `[[[[…` first. (On text that is not JSON the scan is garbage,
+  // and thrown away when JSON.parse refuses the text.)
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  let value: unknown;
+  try {
+    value = scan && JSON.parse(text);
+  } catch {
+    return syntaxFailureOf(path, text);
+  }
+  if (scan === undefined) return syntaxFailureOf(path, text);
+  const { keys, items } = countParsed(value);
+  const document = new JsonDocument(path, value, new TapeLocator(path, text, scan), items);
   // JSON.parse keeps the last of two equal keys silently: compare counts, and only
   // when they differ (a duplicate somewhere) look at every object's keys.
-  const problems =
-    keyCount === countParsedKeys(document.value) ? [] : duplicateKeys(path, text, parsed.scan);
+  const problems = keys === scan.keyCount ? [] : duplicateKeys(path, text, scan);
   return { document, problems };
 }
 
@@ -170,31 +181,6 @@ function locationsIn(path: string, text: string): (offset: number) => Location {
     const { line, column } = lines.position(offset);
     return { path, line, column };
   };
-}
-
-/**
- * `parseJsonDocument` before its duplicate-key test, for a caller that counts
- * the value's keys on a walk it makes anyway: the text has no duplicate key
- * exactly when `keyCount` equals `countParsedKeys(document.value)`. Undefined
- * when the text is not JSON or nests too deep.
- */
-export function parseJsonUnchecked(
-  path: string,
-  text: string,
-): { document: JsonDocument; keyCount: number; scan: ScanResult } | undefined {
-  // Scan first: it stops at the 65th level, where JSON.parse would read all
-  // of a 1 MiB `[[[[…` first. (On text that is not JSON the scan is garbage,
-  // and thrown away when JSON.parse refuses the text.)
-  const scan = scanJson(text, MAX_JSON_DEPTH);
-  if (scan === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const tree = new TapeLocator(path, text, scan);
-  return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount, scan };
 }
 
 /** Every repeated key of every object (dropped values included), at the repeat. */

@@ -232,22 +232,24 @@ function skip(tape: Int32Array, entry: number): number {
 }
 
 /**
- * Containers with more entries than this get an index on their first lookup
- * (see `ChildIndex`); smaller ones are walked, which is as fast at that size
- * and allocates nothing.
+ * A container is indexed (see `ChildIndex`) on its lookup after this many
+ * walks: most containers are asked for a child or two, and a walk over a
+ * few entries is as fast as an index and allocates nothing.
  */
-const WALK_LIMIT = 32;
+const WALKS_BEFORE_INDEX = 8;
 
 /**
- * Child lookups of one tape, by index or key in constant time once a large
- * container has been indexed. Without it, asking for the position of every
- * element of a 10^5-element array (or every key of a 10^5-key object, as
- * problem reporting does) walked the container from its start each time:
+ * Child lookups of one tape, by index or key in constant time once a
+ * container has been asked often. Without it, asking for the position of
+ * every element of a 10^5-element array (or every key of a 10^5-key object,
+ * as problem reporting does) walked the container from its start each time:
  * quadratic in the input.
  */
 export class ChildIndex {
   /** Per indexed container entry: its element entries (arrays) or last value entry by key (objects). */
   private readonly indexes = new Map<number, Int32Array | Map<string, number>>();
+  /** Walks so far per container not yet indexed. */
+  private readonly walks = new Map<number, number>();
 
   constructor(private readonly text: string) {}
 
@@ -262,10 +264,11 @@ export class ChildIndex {
     if (kind === ARRAY) {
       if (typeof segment !== "number" || !Number.isInteger(segment) || segment < 0) return -1;
     }
-    const end = tape[container * STRIDE + EXTRA]!;
-    if (end - container <= WALK_LIMIT) return childByWalk(this.text, tape, container, segment);
     let index = this.indexes.get(container);
     if (index === undefined) {
+      const walks = (this.walks.get(container) ?? 0) + 1;
+      this.walks.set(container, walks);
+      if (walks <= WALKS_BEFORE_INDEX) return childByWalk(this.text, tape, container, segment);
       index = kind === ARRAY ? elements(tape, container) : keysOf(this.text, tape, container);
       this.indexes.set(container, index);
     }
@@ -382,26 +385,29 @@ export function isObjectEntry(tape: Int32Array, entry: number): boolean {
 }
 
 /**
- * Own keys of every object in a parsed value. Equal to `keyCount` exactly
- * when no object of the text repeats a key: a duplicate either leaves its
- * object with fewer keys than tokens, or drops a value (and every key in it).
+ * Own keys of every object in a parsed value, and entries of every array.
+ * `keys` equals the scan's `keyCount` exactly when no object of the text
+ * repeats a key: a duplicate either leaves its object with fewer keys than
+ * tokens, or drops a value (and every key in it).
  */
-export function countParsedKeys(value: unknown): number {
-  let count = 0;
+export function countParsed(value: unknown): { keys: number; items: number } {
+  let keys = 0;
+  let items = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== "object" || v === null) continue;
     if (Array.isArray(v)) {
+      items += v.length;
       for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
       continue;
     }
-    const keys = Object.keys(v);
-    count += keys.length;
-    for (const key of keys) {
+    const own = Object.keys(v);
+    keys += own.length;
+    for (const key of own) {
       const item = (v as Record<string, unknown>)[key];
       if (typeof item === "object" && item !== null) stack.push(item);
     }
   }
-  return count;
+  return { keys, items };
 }
