@@ -32,20 +32,25 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   if (doc === undefined) return result(path, emptyHeader(path), [], jsonProblems);
 
   const phaseDigits = phaseDigitsFromName(path);
-  // The schema, the rules and the criteria read the contract without the keys
-  // a generator leaves empty on checks of another type; positions are the same.
-  const view = withoutIgnoredKeys(doc.value);
   const version = unsupportedVersion(doc);
   if (version) {
-    const header = buildHeader(doc, path, phaseDigits, rawParts(view.value));
+    const header = buildHeader(doc, path, phaseDigits, rawParts(doc.value));
     return result(path, header, [], [...jsonProblems, version]);
   }
 
-  // Each stage's work is shared, never repeated: the schema runs once (the
-  // criteria reuse its output when the whole contract passes), the tasks and
-  // checks are listed once (as far as the schema checked them), and each
-  // check's rule problems are found once (the criteria only ask whether any).
-  const schema: SchemaResult = planContractSchemaFor(doc.items).safeParse(view.value);
+  // Each stage's work is shared: the tasks and checks are listed once (as far
+  // as the schema checked them), the criteria reuse the schema's output and
+  // ask the rules' `flagged` set rather than run the check rules again.
+  // Everything reads the contract without the keys a generator leaves empty
+  // on checks of another type (positions are the same); a contract the strict
+  // schema accepts has none, so only a refused one is read a second time.
+  const schemaOf = planContractSchemaFor(doc.items);
+  let schema: SchemaResult = schemaOf.safeParse(doc.value);
+  let view: ReturnType<typeof withoutIgnoredKeys> = { value: doc.value, ignored: [] };
+  if (!schema.success) {
+    view = withoutIgnoredKeys(doc.value);
+    if (view.ignored.length > 0) schema = schemaOf.safeParse(view.value);
+  }
   const parts = rawParts(
     view.value,
     schema.success ? undefined : uncheckedCounts(schema.error.issues),
