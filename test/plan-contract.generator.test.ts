@@ -145,6 +145,15 @@ describe("no criteria: a phase contract that checks nothing", () => {
       "error no-verification 46:23",
     ]);
     expect(found("no-criteria-twin")).toEqual([]);
+    // Tasks that are not objects are not "no tasks": the message says what is missing.
+    const text = readFileSync(`${FIXTURES}/no-criteria-no-tasks/phase-2-contract.json`, "utf8");
+    const notObjects = parsePlanContract(
+      CONTRACT,
+      new TextEncoder().encode(text.replace('"tasks": []', '"tasks": [1, 2]')),
+    );
+    expect(notObjects.problems.find((p) => p.code === "no-criteria")?.message).toBe(
+      "no task has a verification check; this contract checks nothing and would always pass",
+    );
   });
 
   it("fails validate and run instead of succeeding with 0 criteria; the twin runs", async () => {

@@ -61,7 +61,8 @@ export function ruleProblems(
   }
 
   // A contract with nothing to check would pass while asserting nothing.
-  if (Array.isArray(field(root, "tasks"))) {
+  const taskList = field(root, "tasks");
+  if (Array.isArray(taskList)) {
     let checkCount = 0;
     for (let t = 0; t < parts.checks.length; t++) checkCount += parts.checks[t]!.length;
     if (checkCount === 0) {
@@ -69,7 +70,7 @@ export function ruleProblems(
         problem(
           "no-criteria",
           doc.valueAt(["tasks"]),
-          tasks.length === 0
+          taskList.length === 0
             ? "tasks is empty; a phase contract with no tasks checks nothing and would always pass"
             : "no task has a verification check; this contract checks nothing and would always pass",
           { hint: "add tasks with at least one check each" },
