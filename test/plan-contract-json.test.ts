@@ -399,6 +399,17 @@ describe("plan-contract JSON reader", () => {
     }
   });
 
+  it("places a syntax error after long whitespace runs where it is in the file", () => {
+    // jsonc-parser, which words syntax errors, reads each long run as one space.
+    const text = `{"a": 1,${" ".repeat(100)}\n${"\t".repeat(200)}}${"\n".repeat(70)}`;
+    const [p] = parseJsonDocument("w.json", text).problems;
+    expect(`${p!.line}:${p!.column} ${p!.message}`).toBe(
+      "2:201 invalid JSON: property name expected",
+    );
+    const after = parseJsonDocument("w.json", `[1 ${" ".repeat(80)}\n  x]`).problems[0]!;
+    expect(`${after.line}:${after.column}`).toBe("2:3");
+  });
+
   it("stays total and consistent on generated contracts", () => {
     fc.assert(
       fc.property(contract, layout, (value, render) => {
