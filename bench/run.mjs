@@ -12,3 +12,8 @@ const action = spawnSync(tsx, [fileURLToPath(new URL("./action.ts", import.meta.
   stdio: "inherit",
 });
 if (action.status !== 0) process.exitCode = action.status ?? 1;
+// Parse time per MiB over adversarial shapes, from src in worker threads (also through tsx).
+const parse = spawnSync(tsx, [fileURLToPath(new URL("./parse.ts", import.meta.url))], {
+  stdio: "inherit",
+});
+if (parse.status !== 0) process.exitCode = parse.status ?? 1;

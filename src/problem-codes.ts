@@ -59,6 +59,16 @@ export const PROBLEM_CODES = {
     kinds: "plan-contract",
     doc: "A key the v1 schema does not define (often a typo: a hint names the closest known key).",
   },
+  "ignored-key": {
+    severity: "warning",
+    kinds: "plan-contract",
+    doc: 'A check carries another check type\'s key at its empty or default value (`"pattern": ""`, `"expect": "present"` on `file-exists`), as generators write it; the key is ignored.',
+  },
+  "advisory-path": {
+    severity: "warning",
+    kinds: "plan-contract",
+    doc: "A path in `context_files` (advisory: no check reads it) is absolute or leaves the repository.",
+  },
   "missing-key": { severity: "error", kinds: "plan-contract", doc: "A required key is absent." },
   "wrong-type": {
     severity: "error",
@@ -168,8 +178,8 @@ export const PROBLEM_CODES = {
   // oracle-contract: the markdown grammar, fail-closed
   "no-criteria": {
     severity: "error",
-    kinds: "oracle-contract",
-    doc: "No `## ACCEPTANCE CRITERIA` section, or no criteria in it.",
+    kinds: "all",
+    doc: "No `## ACCEPTANCE CRITERIA` section, or no criteria in it; a phase contract with no tasks, or no checks in any task.",
   },
   "unclosed-fence": {
     severity: "error",

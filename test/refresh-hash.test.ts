@@ -40,4 +40,18 @@ describe("refreshPlanHash", () => {
     }
     expect(refreshPlanHash(new Uint8Array([0x7b, 0xff, 0x7d]), plan).ok).toBe(false);
   });
+
+  it("refuses absurd nesting instead of overflowing the stack", () => {
+    // 5,875 bytes of `[` once threw RangeError from jsonc-parser's recursive tree.
+    for (const text of [
+      "[".repeat(5875),
+      `{"source_plan_hash": ""${",".repeat(0)}, "a": ${"[".repeat(100)}${"]".repeat(100)}}`,
+    ]) {
+      const result = refreshPlanHash(enc(text), plan);
+      expect(result.ok).toBe(false);
+    }
+    // Nesting a contract really has (7 levels) is fine.
+    const ok = refreshPlanHash(enc('{"a": [[[[[{"b": 1}]]]]], "source_plan_hash": ""}'), plan);
+    expect(ok.ok).toBe(true);
+  });
 });

@@ -28,7 +28,7 @@ describe("a check that rewrites its own contract", () => {
     expect(r.code).toBe(0);
     // The check really ran and rewrote the file: the attack had its effect on disk...
     const after = read(root, ORACLE);
-    expect(after).toContain("<!-- touched -->");
+    expect(after).toContain("touched-by-check");
     // ...and nothing was written over it.
     expect(after).toContain("EVIDENCE: pending");
     expect(r.stderr).toContain(

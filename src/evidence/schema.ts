@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list } from "../formats/plan-contract/bounded-list.js";
 
 /**
  * `phase-N-evidence.json` v1: the verifier's citations for behavioral checks,
@@ -30,7 +31,7 @@ export const EvidenceFileSchema = z.strictObject({
   // Other numbers are reported once as `unsupported-version` before this runs.
   version: z.literal(EVIDENCE_VERSION),
   phase: z.int().positive(),
-  citations: z.array(CitationSchema),
+  citations: list(CitationSchema),
 });
 
 /** Keys each object allows, for "did you mean" hints. */

@@ -1,15 +1,15 @@
 import type { Contract, Criterion, PlanHeader, Problem } from "../../model.js";
 import { sortProblems } from "../../problems.js";
 import { decodeContractText } from "../text.js";
+import { uncheckedCounts } from "./bounded-list.js";
 import { buildCriteria } from "./criteria.js";
-import { conformsToSchema } from "./fast-schema.js";
 import { phaseDigitsFromName } from "./file-name.js";
 import { buildHeader, emptyHeader } from "./header.js";
-import { type JsonParseResult, parseJsonFull, parseJsonUnchecked } from "./json-document.js";
-import { countParsedKeys } from "./json-scan.js";
+import { ignoredKeyProblems, withoutIgnoredKeys } from "./ignored-keys.js";
+import { parseJsonDocument } from "./json-document.js";
 import { rawParts } from "./raw.js";
 import { type FlaggedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
-import { PlanContractSchema, type PlanContractV1 } from "./schema.js";
+import { planContractSchemaFor } from "./schema.js";
 import { type SchemaResult, schemaProblems } from "./schema-problems.js";
 
 export { formatPath, type JsonPath } from "./json-path.js";
@@ -23,41 +23,43 @@ export { CHECK_TYPES, DEFAULT_TIMEOUT_MS, PERSONAS, PlanContractSchema } from ".
  * input hygiene → JSON syntax (stops here) → duplicate keys → version
  * (stops here when unsupported) → schema → the format's 11 rules, which run
  * on the raw JSON even where the schema failed → file-name/phase agreement.
- *
- * Valid input takes fast paths (JSON.parse with a light position index; a
- * quick schema conformance test) that give exactly the result of the full
- * ones; `{ fast: false }` takes the full ones throughout, for tests.
  */
-export function parsePlanContract(
-  path: string,
-  bytes: Uint8Array,
-  options: { fast?: boolean } = {},
-): Contract {
+export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   const text = decodeContractText(path, bytes);
   if (typeof text !== "string") return result(path, emptyHeader(path), [], [text]);
 
-  const fast = options.fast !== false;
-  const { parsed, conforms } = fast
-    ? parseFast(path, text)
-    : { parsed: undefined, conforms: false };
-  const { document: doc, problems: jsonProblems } = parsed ?? parseJsonFull(path, text);
+  const { document: doc, problems: jsonProblems } = parseJsonDocument(path, text);
   if (doc === undefined) return result(path, emptyHeader(path), [], jsonProblems);
 
   const phaseDigits = phaseDigitsFromName(path);
-  const parts = rawParts(doc.value);
-  const header = buildHeader(doc, path, parts);
   const version = unsupportedVersion(doc);
-  if (version) return result(path, header, [], [...jsonProblems, version]);
+  if (version) {
+    const header = buildHeader(doc, path, rawParts(doc.value));
+    return result(path, header, [], [...jsonProblems, version]);
+  }
 
-  // Each stage's work is shared, never repeated: the schema runs once (the
-  // criteria reuse its output when the whole contract passes), and each
-  // check's rule problems are found once (the criteria only ask whether any).
-  const schema: SchemaResult = conforms
-    ? { success: true, data: doc.value as PlanContractV1 }
-    : PlanContractSchema.safeParse(doc.value);
+  // Each stage's work is shared: the tasks and checks are listed once (as far
+  // as the schema checked them), the criteria reuse the schema's output and
+  // ask the rules' `flagged` set rather than run the check rules again.
+  // Everything reads the contract without the keys a generator leaves empty
+  // on checks of another type (positions are the same); a contract the strict
+  // schema accepts has none, so only a refused one is read a second time.
+  const schemaOf = planContractSchemaFor(doc.items);
+  let schema: SchemaResult = schemaOf.safeParse(doc.value);
+  let view: ReturnType<typeof withoutIgnoredKeys> = { value: doc.value, ignored: [] };
+  if (!schema.success) {
+    view = withoutIgnoredKeys(doc.value);
+    if (view.ignored.length > 0) schema = schemaOf.safeParse(view.value);
+  }
+  const parts = rawParts(
+    view.value,
+    schema.success ? undefined : uncheckedCounts(schema.error.issues),
+  );
+  const header = buildHeader(doc, path, parts);
   const flagged: FlaggedChecks = new Set();
   const problems = [
     ...jsonProblems,
+    ...ignoredKeyProblems(doc, view.ignored),
     ...schemaProblems(doc, schema),
     ...ruleProblems(doc, phaseDigits, flagged, parts),
   ];
@@ -67,26 +69,6 @@ export function parsePlanContract(
     parts,
   });
   return result(path, header, criteria, problems);
-}
-
-/**
- * The fast JSON path with its duplicate-key test folded into the schema
- * conformance test (which walks every key anyway); undefined when the text
- * needs the full parser. `conforms`: the value passed the quick schema test.
- */
-function parseFast(
-  path: string,
-  text: string,
-): { parsed: JsonParseResult | undefined; conforms: boolean } {
-  const unchecked = parseJsonUnchecked(path, text);
-  if (unchecked === undefined) return { parsed: undefined, conforms: false };
-  const { document, keyCount } = unchecked;
-  const counted = { keys: 0 };
-  const conforms = conformsToSchema(document.value, counted);
-  const keys = conforms ? counted.keys : countParsedKeys(document.value);
-  // A duplicate key: the full parser finds and places it (and the schema then runs in full).
-  if (keys !== keyCount) return { parsed: undefined, conforms: false };
-  return { parsed: { document, problems: [] }, conforms };
 }
 
 function result(

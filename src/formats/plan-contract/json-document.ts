@@ -1,16 +1,19 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Location, Problem } from "../../model.js";
 import { problem } from "../../problems.js";
 import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
 import {
-  childEntry,
-  countParsedKeys,
+  ChildIndex,
+  countParsed,
   entryColumn,
   entryLine,
   isCurrent,
   isObjectEntry,
+  keyEntries,
   keyEntryOf,
+  keyText,
+  objectEntryIndexes,
   ownedScan,
   type ScanResult,
   scanJson,
@@ -18,23 +21,25 @@ import {
 
 /**
  * Deepest nesting accepted. A v1 contract is 7 levels deep at most; the limit
- * exists because jsonc-parser (and our own walks) recurse, and a 1 MiB file of
- * `[` would otherwise overflow the stack instead of yielding a problem.
+ * exists because jsonc-parser, which words syntax errors, recurses, and a
+ * 1 MiB file of `[` would otherwise overflow the stack instead of yielding a
+ * problem.
  */
 export const MAX_JSON_DEPTH = 64;
 
 /**
  * Parsed JSON plus where every value and key sits in the file. Positions are
- * resolved on demand by walking a syntax tree along the path: most
- * documents are valid and need only a few positions, so no map of every
- * node is built up front.
+ * resolved on demand from the scan's tape: most documents are valid and need
+ * only a few positions.
  */
 export class JsonDocument {
   constructor(
     readonly path: string,
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
-    private readonly tree: Locator,
+    private readonly tree: TapeLocator,
+    /** Entries of all arrays in `value`: how much list there is to validate. */
+    readonly items: number,
   ) {}
 
   /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
@@ -50,68 +55,22 @@ export class JsonDocument {
   }
 }
 
-/** Positions in the file, from whichever syntax tree the document was parsed into. */
-interface Locator {
-  /** Where the value at `path` starts, or its nearest present ancestor. */
-  valueAt(path: JsonPath): Location;
-  /** Where the key `last` of the object at `path` minus its last segment starts, if both exist. */
-  keyAt(path: JsonPath, last: string): Location | undefined;
-}
-
-/** Positions from jsonc-parser's tree: the full path, also for files with errors. */
-class TreeLocator implements Locator {
-  constructor(
-    private readonly root: Node,
-    private readonly at: (offset: number) => Location,
-  ) {}
-
-  valueAt(path: JsonPath): Location {
-    let node = this.root;
-    for (const segment of path) {
-      const next = childValue(node, segment);
-      if (next === undefined) break;
-      node = next;
-    }
-    return this.at(node.offset);
-  }
-
-  keyAt(path: JsonPath, last: string): Location | undefined {
-    let node: Node | undefined = this.root;
-    for (let i = 0; i < path.length - 1; i++) {
-      node = node && childValue(node, path[i]!);
-    }
-    const key = node && lastProperty(node, last)?.children?.[0];
-    return key && this.at(key.offset);
-  }
-}
-
-/** The property node for `key`; the last one wins, as in `JSON.parse`. */
-function lastProperty(node: Node, key: string): Node | undefined {
-  if (node.type !== "object") return undefined;
-  const props = node.children ?? [];
-  for (let i = props.length - 1; i >= 0; i--) {
-    if (props[i]?.children?.[0]?.value === key) return props[i];
-  }
-  return undefined;
-}
-
-function childValue(node: Node, segment: string | number): Node | undefined {
-  if (node.type === "array")
-    return typeof segment === "number" ? node.children?.[segment] : undefined;
-  return lastProperty(node, String(segment))?.children?.[1];
-}
-
 /**
- * Positions from the fast path's tape (json-scan.ts). Same walk, same
- * answers as `TreeLocator` (the tests compare them path by path); every
- * entry knows its line, and a step over a nested value is a single jump.
+ * Positions from the scan's tape (json-scan.ts): every entry knows its line,
+ * a step over a nested value is a single jump, and a large container is
+ * indexed on first lookup. The tests check its answers against
+ * jsonc-parser's tree, path by path.
  */
-class TapeLocator implements Locator {
+class TapeLocator {
   constructor(
     private readonly path: string,
     private readonly text: string,
     private scan: ScanResult,
-  ) {}
+  ) {
+    this.children = new ChildIndex(text);
+  }
+
+  private readonly children: ChildIndex;
 
   private get tape(): Int32Array {
     if (!isCurrent(this.scan)) this.scan = ownedScan(this.text);
@@ -171,7 +130,7 @@ class TapeLocator implements Locator {
   }
 
   private child(entry: number, segment: string | number): number {
-    return childEntry(this.text, this.tape, entry, segment);
+    return this.children.child(this.tape, entry, segment);
   }
 }
 
@@ -186,18 +145,32 @@ const PARSE_OPTIONS = {
 };
 
 /**
- * Parse contract text as strict JSON. A syntax error yields one `json-syntax`
- * problem and no document (everything after it would be guesswork); duplicate
- * keys yield `json-duplicate-key` problems but the document is kept, with the
- * last value winning as in `JSON.parse`. Text without either takes
- * `parseJsonFast`; `{ fast: false }` forces the full parser (tests compare them).
+ * Parse contract text as strict JSON, with one reader: `JSON.parse` for the
+ * value and one iterative scan (json-scan.ts) for positions, depth and
+ * duplicate keys. A syntax error yields one `json-syntax` problem and no
+ * document (everything after it would be guesswork), worded by jsonc-parser,
+ * which reads only text `JSON.parse` refused; duplicate keys yield
+ * `json-duplicate-key` problems but the document is kept, with the last
+ * value winning as in `JSON.parse`.
  */
-export function parseJsonDocument(
-  path: string,
-  text: string,
-  options: { fast?: boolean } = {},
-): JsonParseResult {
-  return (options.fast !== false && parseJsonFast(path, text)) || parseJsonFull(path, text);
+export function parseJsonDocument(path: string, text: string): JsonParseResult {
+  // Scan first: it stops at the 65th level, where JSON.parse would read all
+  // of a 1 MiB `[[[[…` first. (On text that is not JSON the scan is garbage,
+  // and thrown away when JSON.parse refuses the text.)
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  let value: unknown;
+  try {
+    value = scan && JSON.parse(text);
+  } catch {
+    return syntaxFailureOf(path, text);
+  }
+  if (scan === undefined) return syntaxFailureOf(path, text);
+  const { keys, items } = countParsed(value);
+  const document = new JsonDocument(path, value, new TapeLocator(path, text, scan), items);
+  // JSON.parse keeps the last of two equal keys silently: compare counts, and only
+  // when they differ (a duplicate somewhere) look at every object's keys.
+  const problems = keys === scan.keyCount ? [] : duplicateKeys(path, text, scan);
+  return { document, problems };
 }
 
 /** Positions in `text`, the line index built on first use. */
@@ -210,61 +183,55 @@ function locationsIn(path: string, text: string): (offset: number) => Location {
   };
 }
 
-/**
- * The common case, valid JSON without duplicate keys, at a fraction of the
- * full parse's cost: `JSON.parse` for the value, a light scan for positions
- * and depth, and a count of keys for duplicates. Anything else (a syntax
- * error, a duplicate key, too deep nesting) returns undefined and is left to
- * `parseJsonFull`, so every problem is still found, worded and placed by it.
- */
-export function parseJsonFast(path: string, text: string): JsonParseResult | undefined {
-  const parsed = parseJsonUnchecked(path, text);
-  if (parsed === undefined || parsed.keyCount !== countParsedKeys(parsed.document.value)) {
-    return undefined;
+/** Every repeated key of every object (dropped values included), at the repeat. */
+export function duplicateKeys(path: string, text: string, scan: ScanResult): Problem[] {
+  const current = isCurrent(scan) ? scan : ownedScan(text);
+  const tape = current.tape;
+  const at = (entry: number): Location => ({
+    path,
+    line: entryLine(tape, entry),
+    column: entryColumn(tape, entry),
+  });
+  const problems: Problem[] = [];
+  for (const container of objectEntryIndexes(tape, current.size)) {
+    const seen = new Map<string, number>();
+    for (const entry of keyEntries(tape, container)) {
+      const key = keyText(text, tape, entry);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        problems.push(
+          problem(
+            "json-duplicate-key",
+            at(entry),
+            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${at(earlier).line}`,
+            { hint: "JSON keeps only the last value, silently dropping the first; remove one" },
+          ),
+        );
+      }
+      seen.set(key, entry);
+    }
   }
-  return { document: parsed.document, problems: [] };
+  return problems;
 }
 
 /**
- * `parseJsonFast` before its duplicate-key test, for a caller that counts
- * the value's keys on a walk it makes anyway: the text has no duplicate key
- * exactly when `keyCount` equals `countParsedKeys(document.value)`.
+ * The problem of text that `JSON.parse` refused (or that nests too deep):
+ * jsonc-parser finds and names the first error, with hints for the usual
+ * hand-editing mistakes.
  */
-export function parseJsonUnchecked(
-  path: string,
-  text: string,
-): { document: JsonDocument; keyCount: number } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const scan = scanJson(text, MAX_JSON_DEPTH);
-  if (scan === undefined) return undefined;
-  const tree = new TapeLocator(path, text, scan);
-  return { document: new JsonDocument(path, value, tree), keyCount: scan.keyCount };
-}
-
-/** jsonc-parser's full syntax tree: exact errors and every duplicate key, with positions. */
-export function parseJsonFull(path: string, text: string): JsonParseResult {
+function syntaxFailureOf(path: string, text: string): JsonParseResult {
   const at = locationsIn(path, text);
-
-  const errors: ParseError[] = [];
-  let root: Node | undefined;
-  try {
-    root = parseTree(text, errors, PARSE_OPTIONS);
-  } catch (e) {
-    // jsonc-parser recurses: absurd nesting overflows the stack. That is bad input, not a crash.
-    if (!(e instanceof RangeError)) throw e;
-    return syntaxFailure(
-      at(firstTooDeepOffset(text) ?? 0),
-      `JSON nests deeper than ${MAX_JSON_DEPTH} levels`,
-    );
+  // jsonc-parser recurses: refuse absurd nesting before it can overflow the stack.
+  const tooDeep = firstTooDeepOffset(text);
+  if (tooDeep !== undefined) {
+    return syntaxFailure(at(tooDeep), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
+  const short = withShortWhitespace(text);
+  const errors: ParseError[] = [];
+  const root = parseTree(short.text, errors, PARSE_OPTIONS);
   const first = [...errors].sort((a, b) => a.offset - b.offset)[0];
   if (first !== undefined || root === undefined) {
-    const offset = first?.offset ?? 0;
+    const offset = short.original(first?.offset ?? 0);
     const code = first ? printParseErrorCode(first.error) : "ValueExpected";
     return syntaxFailure(
       at(offset),
@@ -272,61 +239,59 @@ export function parseJsonFull(path: string, text: string): JsonParseResult {
       syntaxHint(text, offset, code),
     );
   }
-
-  // jsonc-parser is lenient in places JSON is not (it skips non-breaking spaces
-  // and other Unicode whitespace, for one). Fail closed if the two disagree.
-  let value: unknown;
+  // jsonc-parser is lenient where JSON is not (it skips non-breaking spaces and
+  // other Unicode whitespace, for one): then JSON.parse's own error is the one.
   try {
-    value = JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     const message = (e as Error).message;
     const position = /position (\d+)/.exec(message)?.[1];
     return syntaxFailure(at(position ? Number(position) : 0), `invalid JSON: ${message}`);
   }
-
-  // Duplicate keys: JSON.parse keeps the last silently, so look at every object once.
-  const problems: Problem[] = [];
-  const stack: { node: Node; depth: number }[] = [{ node: root, depth: 1 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (depth > MAX_JSON_DEPTH) {
-      return syntaxFailure(at(node.offset), `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-    if (node.type === "array") {
-      for (const child of node.children ?? []) {
-        if (child.children) stack.push({ node: child, depth: depth + 1 });
-      }
-      continue;
-    }
-    if (node.type !== "object") continue;
-    const seen = new Map<string, number>();
-    for (const property of node.children ?? []) {
-      const [keyNode, valueNode] = property.children ?? [];
-      if (keyNode === undefined || valueNode === undefined) continue;
-      const key = String(keyNode.value);
-      const earlier = seen.get(key);
-      if (earlier !== undefined) {
-        problems.push(
-          problem(
-            "json-duplicate-key",
-            at(keyNode.offset),
-            `duplicate key ${JSON.stringify(key)}; it is already defined on line ${at(earlier).line}`,
-            { hint: "JSON keeps only the last value, silently dropping the first; remove one" },
-          ),
-        );
-      }
-      seen.set(key, keyNode.offset);
-      if (valueNode.children) stack.push({ node: valueNode, depth: depth + 1 });
-    }
-  }
-
-  return { document: new JsonDocument(path, value, new TreeLocator(root, at)), problems };
+  // Unreachable: the scan declines only text too deep or not JSON.
+  return syntaxFailure(at(0), "invalid JSON");
 }
 
 function syntaxFailure(at: Location, message: string, hint?: string): JsonParseResult {
   return {
     document: undefined,
     problems: [problem("json-syntax", at, message, hint ? { hint } : {})],
+  };
+}
+
+/** Whitespace runs longer than this are given to jsonc-parser as one space. */
+const LONG_WHITESPACE = /[ \t\n\r]{65,}/g;
+
+/**
+ * `text` with every long whitespace run as one space, and the way back to
+ * offsets in `text`. jsonc-parser's scanner takes ~100 ns per whitespace
+ * character (a 1 MiB run of spaces: 100 ms); to JSON a run of any length is
+ * the same separator, so the first error is the same token either way.
+ */
+function withShortWhitespace(text: string): { text: string; original(offset: number): number } {
+  /** Per shortened run: where its space is in the short text, and the length removed. */
+  const starts: number[] = [];
+  const removed: number[] = [];
+  let total = 0;
+  const short = text.replace(LONG_WHITESPACE, (run: string, at: number) => {
+    starts.push(at - total);
+    total += run.length - 1;
+    removed.push(total);
+    return " ";
+  });
+  return {
+    text: short,
+    original(offset) {
+      // The last run whose space lies before `offset` (binary search).
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid]! < offset) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo === 0 ? offset : offset + removed[lo - 1]!;
+    },
   };
 }
 

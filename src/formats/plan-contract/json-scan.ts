@@ -232,31 +232,135 @@ function skip(tape: Int32Array, entry: number): number {
 }
 
 /**
- * The value entry of `container` at `segment`, as jsonc-parser's tree walk
- * finds it: an array item by index, or an object's last property of that
- * name (the one `JSON.parse` keeps); -1 when there is none.
+ * A container is indexed (see `ChildIndex`) on its lookup after this many
+ * walks: most containers are asked for a child or two, and a walk over a
+ * few entries is as fast as an index and allocates nothing.
  */
-export function childEntry(
+const WALKS_BEFORE_INDEX = 8;
+
+/**
+ * Child lookups of one tape, by index or key in constant time once a
+ * container has been asked often. Without it, asking for the position of
+ * every element of a 10^5-element array (or every key of a 10^5-key object,
+ * as problem reporting does) walked the container from its start each time:
+ * quadratic in the input.
+ */
+export class ChildIndex {
+  /** Per indexed container entry: its element entries (arrays) or last value entry by key (objects). */
+  private readonly indexes = new Map<number, Int32Array | Map<string, number>>();
+  /** Walks so far per container not yet indexed. */
+  private readonly walks = new Map<number, number>();
+
+  constructor(private readonly text: string) {}
+
+  /**
+   * The value entry of `container` at `segment`, as jsonc-parser's tree walk
+   * finds it: an array item by index, or an object's last property of that
+   * name (the one `JSON.parse` keeps); -1 when there is none.
+   */
+  child(tape: Int32Array, container: number, segment: string | number): number {
+    const kind = tape[container * STRIDE + KIND];
+    if (kind !== ARRAY && kind !== OBJECT) return -1;
+    if (kind === ARRAY) {
+      if (typeof segment !== "number" || !Number.isInteger(segment) || segment < 0) return -1;
+    }
+    let index = this.indexes.get(container);
+    if (index === undefined) {
+      const walks = (this.walks.get(container) ?? 0) + 1;
+      this.walks.set(container, walks);
+      if (walks <= WALKS_BEFORE_INDEX) return childByWalk(this.text, tape, container, segment);
+      index = kind === ARRAY ? elements(tape, container) : keysOf(this.text, tape, container);
+      this.indexes.set(container, index);
+    }
+    if (index instanceof Int32Array) {
+      return (segment as number) < index.length ? index[segment as number]! : -1;
+    }
+    return index.get(String(segment)) ?? -1;
+  }
+}
+
+/** The element entries of an array entry, in order. */
+function elements(tape: Int32Array, container: number): Int32Array {
+  const end = tape[container * STRIDE + EXTRA]!;
+  const out: number[] = [];
+  for (let entry = container + 1; entry < end; entry = skip(tape, entry)) out.push(entry);
+  return Int32Array.from(out);
+}
+
+/** Each key of an object entry (decoded) with the value entry of its last occurrence. */
+function keysOf(text: string, tape: Int32Array, container: number): Map<string, number> {
+  const end = tape[container * STRIDE + EXTRA]!;
+  const out = new Map<string, number>();
+  for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) {
+    out.set(keyText(text, tape, entry), entry + 1);
+  }
+  return out;
+}
+
+/** A key entry's key, as `JSON.parse` decodes it. */
+export function keyText(text: string, tape: Int32Array, entry: number): string {
+  const start = tape[entry * STRIDE + OFFSET]!;
+  const end = tape[entry * STRIDE + EXTRA]!;
+  return tape[entry * STRIDE + KIND] === KEY
+    ? text.slice(start + 1, end)
+    : (JSON.parse(text.slice(start, end + 1)) as string);
+}
+
+/** `ChildIndex.child` for a small container: a walk from its start. */
+function childByWalk(
   text: string,
   tape: Int32Array,
   container: number,
   segment: string | number,
 ): number {
-  const kind = tape[container * STRIDE + KIND];
   const end = tape[container * STRIDE + EXTRA]!;
-  if (kind === ARRAY) {
-    if (typeof segment !== "number" || !Number.isInteger(segment) || segment < 0) return -1;
+  if (tape[container * STRIDE + KIND] === ARRAY) {
     let entry = container + 1;
-    for (let k = 0; k < segment && entry < end; k++) entry = skip(tape, entry);
+    for (let k = 0; k < (segment as number) && entry < end; k++) entry = skip(tape, entry);
     return entry < end ? entry : -1;
   }
-  if (kind !== OBJECT) return -1;
   const key = String(segment);
   let found = -1;
   for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) {
     if (keyIs(text, tape, entry, key)) found = entry + 1;
   }
   return found;
+}
+
+/** The key entries of an object entry, in text order (duplicates included). */
+export function keyEntries(tape: Int32Array, container: number): number[] {
+  if (tape[container * STRIDE + KIND] !== OBJECT) return [];
+  const end = tape[container * STRIDE + EXTRA]!;
+  const out: number[] = [];
+  for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) out.push(entry);
+  return out;
+}
+
+/** Every object entry among the first `size` ints of a tape, in text order. */
+export function objectEntryIndexes(tape: Int32Array, size: number): number[] {
+  const out: number[] = [];
+  for (let entry = 0; entry * STRIDE < size; entry++) {
+    if (tape[entry * STRIDE + KIND] === OBJECT) out.push(entry);
+  }
+  return out;
+}
+
+/** The text offset where an entry starts. */
+export function entryOffset(tape: Int32Array, entry: number): number {
+  return tape[entry * STRIDE + OFFSET]!;
+}
+
+/** Whether an entry is a string value (a scalar starting with a quote). */
+export function isStringEntry(text: string, tape: Int32Array, entry: number): boolean {
+  return (
+    tape[entry * STRIDE + KIND] === SCALAR &&
+    text.charCodeAt(tape[entry * STRIDE + OFFSET]!) === QUOTE
+  );
+}
+
+/** The offset just past a string value entry's closing quote. */
+export function stringEntryEnd(text: string, tape: Int32Array, entry: number): number {
+  return stringEnd(text, tape[entry * STRIDE + OFFSET]!) + 1;
 }
 
 /** Whether key entry `entry` names `key` (compared as JSON.parse decodes it). */
@@ -281,26 +385,29 @@ export function isObjectEntry(tape: Int32Array, entry: number): boolean {
 }
 
 /**
- * Own keys of every object in a parsed value. Equal to `keyCount` exactly
- * when no object of the text repeats a key: a duplicate either leaves its
- * object with fewer keys than tokens, or drops a value (and every key in it).
+ * Own keys of every object in a parsed value, and entries of every array.
+ * `keys` equals the scan's `keyCount` exactly when no object of the text
+ * repeats a key: a duplicate either leaves its object with fewer keys than
+ * tokens, or drops a value (and every key in it).
  */
-export function countParsedKeys(value: unknown): number {
-  let count = 0;
+export function countParsed(value: unknown): { keys: number; items: number } {
+  let keys = 0;
+  let items = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== "object" || v === null) continue;
     if (Array.isArray(v)) {
+      items += v.length;
       for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
       continue;
     }
-    const keys = Object.keys(v);
-    count += keys.length;
-    for (const key of keys) {
+    const own = Object.keys(v);
+    keys += own.length;
+    for (const key of own) {
       const item = (v as Record<string, unknown>)[key];
       if (typeof item === "object" && item !== null) stack.push(item);
     }
   }
-  return count;
+  return { keys, items };
 }

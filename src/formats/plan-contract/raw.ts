@@ -35,13 +35,19 @@ export function stringEntries(obj: JsonObject, key: string, base: JsonPath): Loc
   return out;
 }
 
-/** The object entries of an array field. */
-export function objectEntries(obj: JsonObject, key: string, base: JsonPath): Located<JsonObject>[] {
+/** The object entries of an array field, of its first `limit` entries. */
+export function objectEntries(
+  obj: JsonObject,
+  key: string,
+  base: JsonPath,
+  limit = Number.POSITIVE_INFINITY,
+): Located<JsonObject>[] {
   const list = field(obj, key);
   if (!Array.isArray(list)) return [];
   // Plain loop and exact-size paths: tasks and checks are listed for every document.
   const out: Located<JsonObject>[] = [];
-  for (let i = 0; i < list.length; i++) {
+  const end = Math.min(list.length, limit);
+  for (let i = 0; i < end; i++) {
     const value: unknown = list[i];
     if (isObject(value)) out.push({ value, path: childPath(base, key, i) });
   }
@@ -69,10 +75,6 @@ export function rawTasks(root: unknown): Located<JsonObject>[] {
   return isObject(root) ? objectEntries(root, "tasks", []) : [];
 }
 
-export function rawChecks(task: Located<JsonObject>): Located<JsonObject>[] {
-  return objectEntries(task.value, "verification", task.path);
-}
-
 /**
  * The tasks and each task's checks, listed once per document: the header,
  * the rules and the criteria all walk them, and only read these lists.
@@ -83,9 +85,24 @@ export interface RawParts {
   checks: readonly (readonly Located<JsonObject>[])[];
 }
 
-export function rawParts(root: unknown): RawParts {
-  const tasks = rawTasks(root);
-  return { tasks, checks: tasks.map(rawChecks) };
+/**
+ * `unchecked`: entries at the end of lists that the schema did not check
+ * (see `uncheckedCounts`), which are left out here too.
+ */
+export function rawParts(
+  root: unknown,
+  unchecked: ReadonlyMap<string, number> = new Map(),
+): RawParts {
+  if (!isObject(root)) return { tasks: [], checks: [] };
+  const limit = (key: string, list: unknown) =>
+    Array.isArray(list) ? list.length - (unchecked.get(key) ?? 0) : 0;
+  const tasks = objectEntries(root, "tasks", [], limit("tasks", field(root, "tasks")));
+  const checks = tasks.map((task) => {
+    const key = `tasks/${task.path[1]}/verification`;
+    const max = unchecked.size === 0 ? undefined : limit(key, field(task.value, "verification"));
+    return objectEntries(task.value, "verification", task.path, max);
+  });
+  return { tasks, checks };
 }
 
 /** The check's `type` when it is one of the strings we know how to read. */

@@ -60,6 +60,25 @@ export function ruleProblems(
     }
   }
 
+  // A contract with nothing to check would pass while asserting nothing.
+  const taskList = field(root, "tasks");
+  if (Array.isArray(taskList)) {
+    let checkCount = 0;
+    for (let t = 0; t < parts.checks.length; t++) checkCount += parts.checks[t]!.length;
+    if (checkCount === 0) {
+      problems.push(
+        problem(
+          "no-criteria",
+          doc.valueAt(["tasks"]),
+          taskList.length === 0
+            ? "tasks is empty; a phase contract with no tasks checks nothing and would always pass"
+            : "no task has a verification check; this contract checks nothing and would always pass",
+          { hint: "add tasks with at least one check each" },
+        ),
+      );
+    }
+  }
+
   // Rule 9: a phase with no user-facing truth has nothing to be done against.
   const successCriteria = field(root, "success_criteria");
   if (Array.isArray(successCriteria) && successCriteria.length === 0) {

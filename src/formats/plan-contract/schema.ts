@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list } from "./bounded-list.js";
 
 /**
  * The plan-contract v1 schema (docs/plan-contract.md). Objects are strict so a
@@ -29,6 +30,8 @@ export const CHECK_TYPES = ["file-exists", "grep-match", "command-exit", "behavi
 export const GENERATORS = ["planner", "compile-plan", "manual"] as const;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** One hour: real contracts use up to five minutes; a day-long timeout would hold a runner hostage. */
+export const MAX_TIMEOUT_MS = 3_600_000;
 
 /** Prose a human must have written: blank or whitespace-only is refused. */
 const prose = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
@@ -38,80 +41,123 @@ const positiveInt = z.int().positive();
 /** Paths are only type-checked here; their safety has its own code (`unsafe-path`). */
 const path = z.string();
 
-export const EvidenceSchema = z.strictObject({
-  path,
-  matcher: needle.optional(),
-  description: prose,
-});
+/** Makes an array schema: `z.array`, or `list` (bounded-list.ts) for documents with many entries. */
+type ListOf = <T extends z.ZodType>(item: T) => z.ZodArray<T>;
 
-export const FileExistsSchema = z.strictObject({
-  type: z.literal("file-exists"),
-  path,
-  must_contain: needle.optional(),
-});
+/** The v1 schemas, with lists made by `listOf`: every rule written once, here. */
+function schemas(list: ListOf) {
+  const EvidenceSchema = z.strictObject({
+    path,
+    matcher: needle.optional(),
+    description: prose,
+  });
 
-export const GrepMatchSchema = z.strictObject({
-  type: z.literal("grep-match"),
-  path,
-  pattern: needle,
-  expect: z.enum(["present", "absent"]),
-});
+  const FileExistsSchema = z.strictObject({
+    type: z.literal("file-exists"),
+    path,
+    must_contain: needle.optional(),
+  });
 
-export const CommandExitSchema = z.strictObject({
-  type: z.literal("command-exit"),
-  command: z.string().min(1),
-  args: z.array(z.string()),
-  cwd: path.optional(),
-  expected_exit: z.int().min(0).max(255),
-  timeout_ms: positiveInt.optional(),
-  expect_stdout_match: needle.optional(),
-});
+  const GrepMatchSchema = z.strictObject({
+    type: z.literal("grep-match"),
+    path,
+    pattern: needle,
+    expect: z.enum(["present", "absent"]),
+  });
 
-export const BehavioralSchema = z.strictObject({
-  type: z.literal("behavioral"),
-  description: prose,
-  // A behavioral check without evidence would be exactly the "vibes-based pass"
-  // the format exists to block, so at least one citation is required.
-  evidence_required: z.array(EvidenceSchema).min(1),
-});
+  const CommandExitSchema = z.strictObject({
+    type: z.literal("command-exit"),
+    command: z.string().min(1),
+    args: list(z.string()),
+    cwd: path.optional(),
+    expected_exit: z.int().min(0).max(255),
+    timeout_ms: z.int().min(1).max(MAX_TIMEOUT_MS).optional(),
+    expect_stdout_match: needle.optional(),
+  });
 
-export const CheckSchema = z.discriminatedUnion("type", [
+  const BehavioralSchema = z.strictObject({
+    type: z.literal("behavioral"),
+    description: prose,
+    // A behavioral check without evidence would be exactly the "vibes-based pass"
+    // the format exists to block, so at least one citation is required.
+    evidence_required: list(EvidenceSchema).min(1),
+  });
+
+  const CheckSchema = z.discriminatedUnion("type", [
+    FileExistsSchema,
+    GrepMatchSchema,
+    CommandExitSchema,
+    BehavioralSchema,
+  ]);
+
+  const TaskSchema = z.strictObject({
+    id: z.string(),
+    title: prose,
+    wave: positiveInt,
+    depends_on: list(z.string()),
+    persona: z.enum(PERSONAS).optional(),
+    files_modify: list(path),
+    files_create: list(path),
+    files_delete: list(path),
+    acceptance_criteria: list(prose),
+    action: prose,
+    context_files: list(path),
+    verification: list(CheckSchema),
+  });
+
+  const PlanContractSchema = z.strictObject({
+    // Any other number is reported once as `unsupported-version` before this
+    // schema runs; here it only catches a missing or non-numeric version.
+    version: z.literal(SCHEMA_VERSION),
+    phase: positiveInt,
+    goal: prose,
+    why: prose,
+    generated_at: z.iso.datetime(),
+    generated_by: z.enum(GENERATORS),
+    // Optional: the format's drift table treats a missing hash as "legacy or
+    // manual", a warning raised by the drift module, not a schema error.
+    source_plan_hash: z.string().optional(),
+    tasks: list(TaskSchema),
+    success_criteria: list(prose),
+  });
+  return {
+    EvidenceSchema,
+    FileExistsSchema,
+    GrepMatchSchema,
+    CommandExitSchema,
+    BehavioralSchema,
+    CheckSchema,
+    TaskSchema,
+    PlanContractSchema,
+  };
+}
+
+export const {
+  EvidenceSchema,
   FileExistsSchema,
   GrepMatchSchema,
   CommandExitSchema,
   BehavioralSchema,
-]);
+  CheckSchema,
+  TaskSchema,
+  PlanContractSchema,
+} = schemas((item) => z.array(item));
 
-export const TaskSchema = z.strictObject({
-  id: z.string(),
-  title: prose,
-  wave: positiveInt,
-  depends_on: z.array(z.string()),
-  persona: z.enum(PERSONAS).optional(),
-  files_modify: z.array(path),
-  files_create: z.array(path),
-  files_delete: z.array(path),
-  acceptance_criteria: z.array(prose),
-  action: prose,
-  context_files: z.array(path),
-  verification: z.array(CheckSchema),
-});
+/**
+ * The same rules with lists that stop after 1,000 issues: zod spreads a
+ * child's issues into its parent, which overflows the stack past ~120,000,
+ * and a list of 500,000 broken entries costs seconds in issue objects. Only
+ * documents with many list entries need it (it is slower per list).
+ */
+const BoundedPlanContractSchema = schemas(list).PlanContractSchema;
 
-export const PlanContractSchema = z.strictObject({
-  // Any other number is reported once as `unsupported-version` before this
-  // schema runs; here it only catches a missing or non-numeric version.
-  version: z.literal(SCHEMA_VERSION),
-  phase: positiveInt,
-  goal: prose,
-  why: prose,
-  generated_at: z.iso.datetime(),
-  generated_by: z.enum(GENERATORS),
-  // Optional: the format's drift table treats a missing hash as "legacy or
-  // manual", a warning raised by the drift module, not a schema error.
-  source_plan_hash: z.string().optional(),
-  tasks: z.array(TaskSchema),
-  success_criteria: z.array(prose),
-});
+/** Most list entries a document can have and still be read by the plain schema (≤ 13 issues each). */
+const PLAIN_SCHEMA_ITEMS = 4000;
+
+/** The schema for a document with `items` list entries in all. */
+export function planContractSchemaFor(items: number): typeof PlanContractSchema {
+  return items <= PLAIN_SCHEMA_ITEMS ? PlanContractSchema : BoundedPlanContractSchema;
+}
 
 export type CheckV1 = z.infer<typeof CheckSchema>;
 export type TaskV1 = z.infer<typeof TaskSchema>;

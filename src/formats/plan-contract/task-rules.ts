@@ -1,5 +1,6 @@
 import type { Problem } from "../../model.js";
 import { problem } from "../../problems.js";
+import { MAX_LISTED_ISSUES } from "./bounded-list.js";
 import type { JsonDocument } from "./json-document.js";
 import { formatPath, type JsonPath } from "./json-path.js";
 import { fileKey, pathReason } from "./memo.js";
@@ -9,7 +10,10 @@ export const TASK_ID = /^T\d+$/;
 export const MAX_ACTION_CHARS = 500;
 
 const FILE_LISTS = ["files_modify", "files_create", "files_delete"] as const;
-const PATH_LISTS = [...FILE_LISTS, "context_files"] as const;
+/** Paths a builder is told to read; no check reads them, so an unsafe one is only a warning. */
+const ADVISORY_LISTS = ["context_files"] as const;
+const PATH_LISTS = [...FILE_LISTS, ...ADVISORY_LISTS] as const;
+const PATH_HINT = "paths are relative to the repository root, with / separators";
 
 /** Rules 1 and 2: ids are unique and look like `T<n>`. */
 export function taskIdProblems(
@@ -71,22 +75,34 @@ export function taskProblems(doc: JsonDocument, task: Located<JsonObject>): Prob
     const list = PATH_LISTS[l]!;
     const entries = field(task.value, list);
     if (!Array.isArray(entries)) continue;
+    const advisory = l >= FILE_LISTS.length;
+    let found = 0;
     // Plain loop, paths built only for a problem: most entries are fine.
     for (let i = 0; i < entries.length; i++) {
       const value: unknown = entries[i];
       if (typeof value !== "string") continue;
       const reason = pathReason(value);
-      if (reason) {
-        const path = [...task.path, list, i];
-        problems.push(
-          problem(
-            "unsafe-path",
-            doc.valueAt(path),
-            `${formatPath(path)} ${JSON.stringify(value)} ${reason}`,
-            { hint: "paths are relative to the repository root, with / separators" },
-          ),
-        );
+      if (!reason) continue;
+      const path = [...task.path, list, i];
+      if (++found > MAX_LISTED_ISSUES) {
+        problems.push(unlisted(doc, path, advisory ? "advisory-path" : "unsafe-path", entries, i));
+        break;
       }
+      problems.push(
+        advisory
+          ? problem(
+              "advisory-path",
+              doc.valueAt(path),
+              `${formatPath(path)} ${JSON.stringify(value)} ${reason}; it is advisory (no check reads it), so this is a warning`,
+              { hint: PATH_HINT },
+            )
+          : problem(
+              "unsafe-path",
+              doc.valueAt(path),
+              `${formatPath(path)} ${JSON.stringify(value)} ${reason}`,
+              { hint: PATH_HINT },
+            ),
+      );
     }
   }
 
@@ -148,6 +164,10 @@ function fileListOverlaps(doc: JsonDocument, task: Located<JsonObject>): Problem
           const pair = `${list.name}\u0000${file}`;
           if (reported.has(pair)) continue;
           reported.add(pair);
+          if (problems.length === MAX_LISTED_ISSUES) {
+            problems.push(unlisted(doc, [...task.path, name, i], "file-list-overlap", entries, i));
+            return problems;
+          }
           problems.push(
             problem(
               "file-list-overlap",
@@ -195,6 +215,27 @@ function mayOverlap(task: JsonObject): boolean {
 
 /** Scratch for `mayOverlap`, reused: the rules run synchronously, one task at a time. */
 const seenFiles: string[] = [];
+
+/**
+ * The one problem that stands for the rest of a list once MAX_LISTED_ISSUES
+ * are reported: a 1 MiB list can hold 10^5 of them, and listing them costs
+ * time and helps nobody. Placed at entry `from`, where the unlisted ones start.
+ */
+function unlisted(
+  doc: JsonDocument,
+  path: JsonPath,
+  code: "unsafe-path" | "advisory-path" | "file-list-overlap",
+  entries: readonly unknown[],
+  from: number,
+): Problem {
+  const list = path.slice(0, -1);
+  return problem(
+    code,
+    doc.valueAt(path),
+    `${formatPath(list)}: after ${MAX_LISTED_ISSUES} problems of this kind, entries ${from} to ${entries.length - 1} were not checked for more`,
+    { hint: "fix the problems listed, then validate again" },
+  );
+}
 
 /** A task as messages name it: its id when it has one, else its path. */
 function taskName(task: Located<JsonObject>): string {

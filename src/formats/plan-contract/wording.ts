@@ -8,6 +8,8 @@ const PREVIEW_LIMIT = 60;
 
 /** A value as JSON, shortened to a readable length. */
 export function preview(value: unknown): string {
+  // JSON.stringify writes 1e400 (read as Infinity) as null, which hides what was written.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   let json: string;
   try {
     json = JSON.stringify(value) ?? String(value);

@@ -1,36 +1,25 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { type Node, parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { normalizeRepoPath, unsafePathReason } from "../src/formats/paths.js";
 import { unsafeCommandChars } from "../src/formats/plan-contract/command-safety.js";
-import { conformsToSchema } from "../src/formats/plan-contract/fast-schema.js";
 import { parsePlanContract } from "../src/formats/plan-contract/index.js";
 import {
   type JsonDocument,
   parseJsonDocument,
-  parseJsonFast,
-  parseJsonFull,
 } from "../src/formats/plan-contract/json-document.js";
 import type { JsonPath } from "../src/formats/plan-contract/json-path.js";
 import { fileKey, pathReason, regexReason } from "../src/formats/plan-contract/memo.js";
-import {
-  BehavioralSchema,
-  CommandExitSchema,
-  EvidenceSchema,
-  FileExistsSchema,
-  GrepMatchSchema,
-  PlanContractSchema,
-  TaskSchema,
-} from "../src/formats/plan-contract/schema.js";
+import { PlanContractSchema } from "../src/formats/plan-contract/schema.js";
 import { regexError } from "../src/formats/regex.js";
-import { decodeContract, decodeContractText, isProblem } from "../src/formats/text.js";
+import { decodeContract, decodeContractText, isProblem, LineIndex } from "../src/formats/text.js";
 
-// The fast paths of the plan-contract parser (JSON.parse with a light
-// position index, and a quick schema conformance test) must give exactly
-// what the full paths (jsonc-parser's tree, zod) give: same problems at the
-// same positions, same model. These tests compare the two on every fixture
-// and on generated and mutated contracts.
+// The plan-contract JSON reader (JSON.parse + one scan into a tape) against
+// an independent one: jsonc-parser's syntax tree places every value and key
+// of fixtures and generated JSON as the tape does, and the whole parser
+// stays total and consistent on generated and mutated contracts.
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -44,11 +33,6 @@ function jsonFiles(dir: string): string[] {
 }
 
 const FILES = [...jsonFiles("test/fixtures"), ...jsonFiles("examples")];
-
-/** What a parse yields, minus the document's internals (its position walkers). */
-function outcome(parsed: ReturnType<typeof parseJsonFull>) {
-  return { problems: parsed.problems, value: parsed.document?.value };
-}
 
 /** Every path to a value in `value`, root first. */
 function valuePaths(value: unknown, base: JsonPath = []): JsonPath[] {
@@ -74,12 +58,45 @@ function missingPaths(paths: JsonPath[]): JsonPath[] {
   ]);
 }
 
-/** Both documents place every value and key, and every miss, identically. */
-function expectSamePositions(fast: JsonDocument, full: JsonDocument, value: unknown) {
+/**
+ * The oracle: where jsonc-parser's tree puts the value at `path` (the nearest
+ * present ancestor when absent) and its key (the value's place for array
+ * items and absent keys), as offsets. The last of equal keys wins, as in JSON.parse.
+ */
+function treeOffsets(root: Node, path: JsonPath): { value: number; key: number } {
+  const child = (node: Node, segment: string | number): Node | undefined => {
+    if (node.type === "array") {
+      return typeof segment === "number" ? node.children?.[segment] : undefined;
+    }
+    if (node.type !== "object") return undefined;
+    const props = (node.children ?? []).filter((p) => p.children?.[0]?.value === String(segment));
+    return props[props.length - 1];
+  };
+  let node = root;
+  let reached = 0;
+  for (const segment of path) {
+    const prop = child(node, segment);
+    const next = prop?.type === "property" ? prop.children?.[1] : prop;
+    if (next === undefined) break;
+    node = next;
+    reached++;
+  }
+  let key = node.offset;
+  const last = path[path.length - 1];
+  if (reached === path.length && typeof last === "string") key = node.parent!.children![0]!.offset;
+  return { value: node.offset, key };
+}
+
+/** The document places every value and key, and every miss, where jsonc-parser does. */
+function expectTreePositions(doc: JsonDocument, source: string, value: unknown) {
+  const root = parseTree(source)!;
+  const lines = new LineIndex(source);
+  const at = (offset: number) => ({ path: doc.path, ...lines.position(offset) });
   const paths = valuePaths(value);
   for (const path of [...paths, ...missingPaths(paths.slice(0, 50))]) {
-    expect(fast.valueAt(path)).toStrictEqual(full.valueAt(path));
-    expect(fast.keyAt(path)).toStrictEqual(full.keyAt(path));
+    const expected = treeOffsets(root, path);
+    expect(doc.valueAt(path)).toStrictEqual(at(expected.value));
+    expect(doc.keyAt(path)).toStrictEqual(at(expected.key));
   }
 }
 
@@ -232,36 +249,41 @@ const layout = fc.constantFrom<(v: unknown) => string>(
   (v) => `\n  ${JSON.stringify(v, null, 1).replace(/\n/g, "\r\n")} \n`,
 );
 
-/** The contract, parsed both ways: they must agree on everything. */
-function expectSameContract(path: string, bytes: Uint8Array) {
-  expect(parsePlanContract(path, bytes)).toStrictEqual(
-    parsePlanContract(path, bytes, { fast: false }),
-  );
+/** Invariants of any parse: total, every problem placed in the file, criteria only when valid. */
+function expectConsistent(path: string, bytes: Uint8Array) {
+  const contract = parsePlanContract(path, bytes);
+  const lines = new TextDecoder().decode(bytes).split("\n").length;
+  for (const p of contract.problems) {
+    expect(p.path).toBe(path);
+    expect(p.line).toBeGreaterThanOrEqual(1);
+    expect(p.line).toBeLessThanOrEqual(lines);
+    expect(p.column).toBeGreaterThanOrEqual(1);
+  }
+  const errors = contract.problems.filter((p) => p.severity === "error");
+  if (errors.length === 0) {
+    // A valid contract: the schema agrees, and every check is a criterion.
+    const value = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ""));
+    const checks = (value.tasks as { verification: unknown[] }[]).reduce(
+      (n, t) => n + t.verification.length,
+      0,
+    );
+    expect(contract.criteria).toHaveLength(checks);
+    expect(PlanContractSchema.safeParse(value).success || contract.problems.length > 0).toBe(true);
+  }
+  return contract;
 }
 
 // ---------------------------------------------------------------------------
 
-describe("plan-contract fast paths", () => {
-  it("gives exactly the full result for every fixture and example", () => {
-    expect(FILES.length).toBeGreaterThan(30);
-    for (const file of FILES) {
-      const bytes = readFileSync(file);
-      for (const name of [file, "c/phase-2-contract.json", "c/phase-7-contract.json"]) {
-        expectSameContract(name, bytes);
-      }
-    }
-  });
-
+describe("plan-contract JSON reader", () => {
   it("places every value and key of every fixture as jsonc-parser does", () => {
+    expect(FILES.length).toBeGreaterThan(30);
     for (const file of FILES) {
       const decoded = decodeContractText(file, readFileSync(file));
       if (typeof decoded !== "string") continue;
-      const fast = parseJsonFast(file, decoded);
-      const full = parseJsonFull(file, decoded);
-      if (fast === undefined) continue;
-      expect(full.problems).toEqual([]);
-      expect(fast.document!.value).toStrictEqual(full.document!.value);
-      expectSamePositions(fast.document!, full.document!, fast.document!.value);
+      const parsed = parseJsonDocument(file, decoded);
+      if (parsed.document === undefined) continue;
+      expectTreePositions(parsed.document, decoded, parsed.document.value);
     }
   });
 
@@ -269,40 +291,46 @@ describe("plan-contract fast paths", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), layout, (value, render) => {
         const source = render(value);
-        const fast = parseJsonFast("a.json", source);
-        const full = parseJsonFull("a.json", source);
-        // Stringified JSON has no duplicate keys and stays shallow: the fast path takes it.
-        expect(fast).toBeDefined();
-        expect(fast!.problems).toEqual([]);
-        expect(full.problems).toEqual([]);
-        expect(fast!.document!.value).toStrictEqual(full.document!.value);
-        expectSamePositions(fast!.document!, full.document!, value);
+        const parsed = parseJsonDocument("a.json", source);
+        // Stringified JSON has no duplicate keys and stays shallow.
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.document!.value).toStrictEqual(JSON.parse(source));
+        expectTreePositions(parsed.document!, source, value);
       }),
       { numRuns: 300 },
     );
   });
 
+  it("places entries of large containers, which it indexes, as jsonc-parser does", () => {
+    const value = {
+      list: Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? { k: i } : i)),
+      keys: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, [i]])),
+    };
+    const source = JSON.stringify(value, null, 1);
+    const parsed = parseJsonDocument("a.json", source);
+    expectTreePositions(parsed.document!, source, value);
+    // Positive control: the index answers differ for different entries.
+    expect(parsed.document!.valueAt(["list", 199]).line).toBeGreaterThan(
+      parsed.document!.valueAt(["list", 1]).line,
+    );
+  });
+
   it("finds keys written with escapes, as JSON.parse decodes them", () => {
     const source = '{\n  "a\\u0062": {"\\"q": [1, {"x\\\\y": 2}]},\n  "ab2": 3\n}';
-    const fast = parseJsonFast("a.json", source)!.document!;
-    const full = parseJsonFull("a.json", source).document!;
-    for (const path of [["ab"], ["ab", '"q'], ["ab", '"q', 1, "x\\y"], ["ab2"], ["a\\u0062"]]) {
-      expect(fast.valueAt(path)).toStrictEqual(full.valueAt(path));
-      expect(fast.keyAt(path)).toStrictEqual(full.keyAt(path));
-    }
-    expect(fast.keyAt(["ab", '"q', 1, "x\\y"])).toEqual({ path: "a.json", line: 2, column: 27 });
+    const doc = parseJsonDocument("a.json", source).document!;
+    expectTreePositions(doc, source, JSON.parse(source));
+    expect(doc.keyAt(["ab", '"q', 1, "x\\y"])).toEqual({ path: "a.json", line: 2, column: 27 });
   });
 
   it("keeps a document's positions right after other documents are parsed", () => {
     const first = '{\n  "a": [1, {"b": 2}]\n}';
-    const kept = parseJsonFast("a.json", first)!.document!;
-    for (let i = 0; i < 3; i++) parseJsonFast("b.json", `[${"[0],".repeat(i * 50)}{"b": 1}]`);
-    const full = parseJsonFull("a.json", first).document!;
-    expectSamePositions(kept, full, JSON.parse(first));
+    const kept = parseJsonDocument("a.json", first).document!;
+    for (let i = 0; i < 3; i++) parseJsonDocument("b.json", `[${"[0],".repeat(i * 50)}{"b": 1}]`);
+    expectTreePositions(kept, first, JSON.parse(first));
     expect(kept.keyAt(["a", 1, "b"])).toEqual({ path: "a.json", line: 2, column: 13 });
   });
 
-  it("leaves duplicate keys to the full parser, which reports each at its exact position", () => {
+  it("reports every duplicate key at its exact position, keeping the last value", () => {
     const source = [
       "{",
       '  "a": 1,',
@@ -311,9 +339,8 @@ describe("plan-contract fast paths", () => {
       '  "__proto__": 1, "__proto__": 2',
       "}",
     ].join("\n");
-    expect(parseJsonFast("d.json", source)).toBeUndefined();
     const parsed = parseJsonDocument("d.json", source);
-    expect(outcome(parsed)).toStrictEqual(outcome(parseJsonFull("d.json", source)));
+    expect(parsed.document!.value).toStrictEqual(JSON.parse(source));
     expect(parsed.problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
       '4:3 duplicate key "a"; it is already defined on line 2',
       '5:19 duplicate key "__proto__"; it is already defined on line 5',
@@ -321,10 +348,9 @@ describe("plan-contract fast paths", () => {
     ]);
   });
 
-  it("leaves a duplicate key hidden inside a dropped value to the full parser", () => {
+  it("reports a duplicate key hidden inside a dropped value", () => {
     // The first "a" is dropped by JSON.parse; its own duplicate must still be reported.
     const source = '{"a": {"x": 1, "x": 2}, "a": {"x": 1, "y": 2, "z": 3}}';
-    expect(parseJsonFast("d.json", source)).toBeUndefined();
     expect(parseJsonDocument("d.json", source).problems.map((p) => p.column)).toEqual([25, 16]);
   });
 
@@ -340,50 +366,69 @@ describe("plan-contract fast paths", () => {
           const keys = Object.keys(object);
           const key = keys[pick % keys.length]!;
           const source = render(object).replace(/}\s*$/, () => `, ${JSON.stringify(key)}: 0}`);
-          expect(parseJsonFast("d.json", source)).toBeUndefined();
           const parsed = parseJsonDocument("d.json", source);
-          expect(outcome(parsed)).toStrictEqual(outcome(parseJsonFull("d.json", source)));
-          expect(parsed.problems.some((p) => p.code === "json-duplicate-key")).toBe(true);
+          const duplicates = parsed.problems.filter((p) => p.code === "json-duplicate-key");
+          expect(
+            duplicates.some((p) => p.message.startsWith(`duplicate key ${JSON.stringify(key)};`)),
+          ).toBe(true);
         },
       ),
       { numRuns: 200 },
     );
   });
 
-  it("leaves too deep nesting and invalid JSON to the full parser", () => {
+  it("refuses too deep nesting and invalid JSON with one placed syntax problem", () => {
     const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
-    expect(parseJsonFast("d.json", deep)).toBeUndefined();
-    expect(parseJsonDocument("d.json", deep).problems[0]?.message).toBe(
+    expect(parseJsonDocument("d.json", deep).problems.map((p) => p.message)).toEqual([
       "JSON nests deeper than 64 levels",
-    );
-    expect(parseJsonFast("d.json", `${"[".repeat(64)}${"]".repeat(64)}`)).toBeDefined();
-    for (const bad of ['{"a": 1,}', "{\u00a0}", "", "[1] 2", '{"a": 1} // x']) {
-      expect(parseJsonFast("d.json", bad)).toBeUndefined();
-      expect(outcome(parseJsonDocument("d.json", bad))).toStrictEqual(
-        outcome(parseJsonFull("d.json", bad)),
-      );
+    ]);
+    expect(parseJsonDocument("d.json", `${"[".repeat(64)}${"]".repeat(64)}`).problems).toEqual([]);
+    const cases: [string, string][] = [
+      ['{"a": 1,}', "1:9 invalid JSON: property name expected"],
+      ["{\u00a0}", "1:2 invalid JSON: invalid symbol"],
+      ["", "1:1 invalid JSON: value expected"],
+      ["[1] 2", "1:5 invalid JSON: end of file expected"],
+      ['{"a": 1} // x', "1:10 invalid JSON: invalid comment token"],
+    ];
+    for (const [bad, expected] of cases) {
+      const parsed = parseJsonDocument("d.json", bad);
+      expect(parsed.document).toBeUndefined();
+      expect(parsed.problems).toHaveLength(1);
+      const [p] = parsed.problems;
+      expect(`${p!.line}:${p!.column} ${p!.message}`.startsWith(expected), bad).toBe(true);
     }
   });
 
-  it("gives exactly the full result for generated contracts", () => {
+  it("places a syntax error after long whitespace runs where it is in the file", () => {
+    // jsonc-parser, which words syntax errors, reads each long run as one space.
+    const text = `{"a": 1,${" ".repeat(100)}\n${"\t".repeat(200)}}${"\n".repeat(70)}`;
+    const [p] = parseJsonDocument("w.json", text).problems;
+    expect(`${p!.line}:${p!.column} ${p!.message}`).toBe(
+      "2:201 invalid JSON: property name expected",
+    );
+    const after = parseJsonDocument("w.json", `[1 ${" ".repeat(80)}\n  x]`).problems[0]!;
+    expect(`${after.line}:${after.column}`).toBe("2:3");
+  });
+
+  it("stays total and consistent on generated contracts", () => {
     fc.assert(
       fc.property(contract, layout, (value, render) => {
-        expectSameContract("c/phase-2-contract.json", encode(render(value)));
+        expectConsistent("c/phase-2-contract.json", encode(render(value)));
       }),
       { numRuns: 300 },
     );
   });
 
-  it("gives exactly the full result for mutated contracts", () => {
+  it("stays total and consistent on mutated contracts", () => {
     fc.assert(
       fc.property(contract, mutation(), layout, (value, edit, render) => {
-        expectSameContract("c/phase-3-contract.json", encode(render(edit(value))));
+        expectConsistent("c/phase-3-contract.json", encode(render(edit(value))));
       }),
       { numRuns: 300 },
     );
   });
 
-  it("finds a duplicate key in a contract the quick schema test accepts", () => {
+  it("finds a duplicate key wherever it is injected in a contract", () => {
     fc.assert(
       fc.property(
         contract,
@@ -398,19 +443,15 @@ describe("plan-contract fast paths", () => {
                 ? source.replace(/"id":/, () => '"title": "first", "id":')
                 : source.replace(/"type":/, () => '"type": "first", "type":');
           if (injected === source) return;
-          const bytes = encode(injected);
-          const contract = parsePlanContract("c/phase-2-contract.json", bytes);
-          expect(contract).toStrictEqual(
-            parsePlanContract("c/phase-2-contract.json", bytes, { fast: false }),
-          );
-          expect(contract.problems.some((p) => p.code === "json-duplicate-key")).toBe(true);
+          const parsed = expectConsistent("c/phase-2-contract.json", encode(injected));
+          expect(parsed.problems.some((p) => p.code === "json-duplicate-key")).toBe(true);
         },
       ),
       { numRuns: 200 },
     );
   });
 
-  it("handles numbers JSON.parse turns into Infinity or -0 as the full path does", () => {
+  it("reads numbers JSON.parse turns into Infinity or -0 as values with problems", () => {
     const text = JSON.stringify(
       JSON.parse(
         readFileSync(FILES.find((f) => f.endsWith("valid/phase-2-contract.json"))!, "utf8"),
@@ -420,7 +461,10 @@ describe("plan-contract fast paths", () => {
     )
       .replace(/"phase": 2/, '"phase": 1e400')
       .replace(/"expected_exit": 0/, '"expected_exit": -0');
-    expectSameContract("c/phase-2-contract.json", encode(text));
+    const parsed = expectConsistent("c/phase-2-contract.json", encode(text));
+    expect(parsed.problems.map((p) => p.message)).toContain(
+      "phase must be a finite number, got Infinity",
+    );
   });
 
   it("decodes text exactly as decodeContract does", () => {
@@ -435,70 +479,6 @@ describe("plan-contract fast paths", () => {
       expect(isProblem(full) ? full : full.text).toStrictEqual(
         decodeContractText("s", encode(sample)),
       );
-    }
-  });
-});
-
-describe("schema conformance test", () => {
-  it("never accepts what zod refuses", () => {
-    fc.assert(
-      fc.property(contract, mutation(), (value, edit) => {
-        for (const candidate of [value, edit(value)]) {
-          if (conformsToSchema(candidate)) {
-            expect(PlanContractSchema.safeParse(candidate).success).toBe(true);
-          }
-        }
-      }),
-      { numRuns: 1000 },
-    );
-  });
-
-  it("accepts what zod accepts, for the contracts it is there for", () => {
-    let accepted = 0;
-    fc.assert(
-      fc.property(contract, (generated) => {
-        // As a file would give it: JSON has no -0 (which the fast test leaves to zod).
-        const value: unknown = JSON.parse(JSON.stringify(generated));
-        const zod = PlanContractSchema.safeParse(value).success;
-        if (zod) accepted++;
-        // The fast test may say no where zod says yes (then zod runs); on these it never does.
-        expect(conformsToSchema(value)).toBe(zod);
-      }),
-      { numRuns: 1000 },
-    );
-    expect(accepted).toBeGreaterThan(10);
-    for (const file of FILES) {
-      const text = decodeContractText(file, readFileSync(file));
-      if (typeof text !== "string") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        continue;
-      }
-      expect(conformsToSchema(value)).toBe(PlanContractSchema.safeParse(value).success);
-    }
-  });
-
-  it("allows exactly the keys the schema allows, optional exactly where it is", async () => {
-    const { ROOT, TASK, EVIDENCE, CHECKS } = await import(
-      "../src/formats/plan-contract/fast-schema.js"
-    );
-    const pairs = [
-      [ROOT, PlanContractSchema],
-      [TASK, TaskSchema],
-      [EVIDENCE, EvidenceSchema],
-      [CHECKS["file-exists"], FileExistsSchema],
-      [CHECKS["grep-match"], GrepMatchSchema],
-      [CHECKS["command-exit"], CommandExitSchema],
-      [CHECKS.behavioral, BehavioralSchema],
-    ] as const;
-    for (const [rule, schema] of pairs) {
-      const shape = schema.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
-      const optional = Object.keys(shape).filter((k) => shape[k]!.safeParse(undefined).success);
-      const required = Object.keys(shape).filter((k) => !optional.includes(k));
-      expect(Object.keys(rule.required).sort()).toEqual(required.sort());
-      expect(Object.keys(rule.optional).sort()).toEqual(optional.sort());
     }
   });
 });

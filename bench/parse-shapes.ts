@@ -1,0 +1,209 @@
+/**
+ * Adversarial input shapes for the parsers, each built to a given size: the
+ * shapes that once cost more than linear time (issue 7, section 2). Shared by
+ * the parse bench (bench/parse.ts) and the property test that proves every
+ * parser ends with problems and without a throw on each
+ * (test/plan-contract.linear.test.ts).
+ */
+
+/** Who reads a shape: a contract kind, the evidence parser, or `refresh-hash`. */
+export type ShapeTarget = "plan-contract" | "oracle-contract" | "evidence" | "refresh-hash";
+
+export interface Shape {
+  name: string;
+  target: ShapeTarget;
+  /** The input, close to `size` characters (all ASCII, so as many bytes). */
+  build: (size: number) => string;
+  /**
+   * The input is valid (no error, or `refresh-hash` succeeds). Unset: it is
+   * invalid; for the markdown kind, whose rules are changing, not asserted.
+   */
+  valid?: boolean;
+}
+
+/** `unit` repeated until `size` characters, whole units only. */
+function fill(unit: string, size: number): string {
+  return unit.repeat(Math.max(1, Math.floor(size / unit.length)));
+}
+
+/** The fields of the template's one task, as raw JSON text. */
+const TASK: Readonly<Record<string, string>> = {
+  id: '"T1"',
+  title: '"t"',
+  wave: "1",
+  depends_on: "[]",
+  files_modify: '["a.ts"]',
+  files_create: "[]",
+  files_delete: "[]",
+  acceptance_criteria: '["a"]',
+  action: '"x"',
+  context_files: "[]",
+  verification: '[{"type":"file-exists","path":"a.ts"}]',
+};
+
+/**
+ * A v1 contract of one task, valid but for `task` (fields replaced or
+ * added, raw JSON text), `tasks` (replacing the task list) and `root`
+ * (fields added to the root).
+ */
+function contract(
+  parts: { task?: Record<string, string>; tasks?: string; root?: Record<string, string> } = {},
+): string {
+  const fields = (o: Record<string, string>) =>
+    Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}:${v}`);
+  const task = `{${fields({ ...TASK, ...parts.task }).join(",")}}`;
+  const root = fields({
+    version: "1",
+    phase: "2",
+    goal: '"g"',
+    why: '"w"',
+    generated_at: '"2026-11-29T12:00:00Z"',
+    generated_by: '"planner"',
+    source_plan_hash: '""',
+    success_criteria: '["s"]',
+    tasks: parts.tasks ?? `[${task}]`,
+    ...parts.root,
+  });
+  return `{${root.join(",")}}`;
+}
+
+/** Room left for the variable part of a shape: the template takes about 500 characters. */
+const room = (size: number) => size - 600;
+
+/** `[unit,unit,…]` of about `size` characters. */
+function list(unit: string, size: number): string {
+  return `[${fill(`${unit},`, size).slice(0, -1)}]`;
+}
+
+const oracleHead = "# CONTRACT — bench\n- status: active\n\n## ACCEPTANCE CRITERIA\n";
+
+/** Runs of one character: in a JSON string, as raw JSON text, and after a markdown title. */
+const RUNS: readonly [string, string][] = [
+  ["spaces", " "],
+  ["tabs", "\t"],
+  ["hashes", "#"],
+  ["backticks", "`"],
+  ["comment openers", "<!--"],
+  ["brackets", "["],
+  ["braces", "{"],
+  ["digits", "7"],
+];
+
+/** Distinct keys `k0`, `k1`, … with value 0, about `size` characters as JSON. */
+function manyKeys(size: number): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (let i = 0, used = 0; used < size; i++) {
+    keys[`k${i}`] = "0";
+    used += `,"k${i}":0`.length;
+  }
+  return keys;
+}
+
+export const SHAPES: readonly Shape[] = [
+  ...RUNS.flatMap(([label, unit]): Shape[] => [
+    { name: `raw run of ${label}`, target: "plan-contract", build: (n) => fill(unit, n) },
+    {
+      name: `run of ${label} in a value`,
+      target: "plan-contract",
+      // A tab is written `\t` in JSON: fill by the escaped length.
+      build: (n) => {
+        const escaped = JSON.stringify(unit).length - 2;
+        return contract({
+          root: { why2: JSON.stringify(fill(unit, (room(n) * unit.length) / escaped)) },
+        });
+      },
+    },
+    {
+      name: `title then a run of ${label}`,
+      target: "oracle-contract",
+      build: (n) => `# x${fill(unit, n - 10)}\n`,
+    },
+    {
+      name: `criterion then a run of ${label}`,
+      target: "oracle-contract",
+      build: (n) => `${oracleHead}1. a${fill(unit, n - 80)}\n`,
+    },
+    { name: `raw run of ${label}`, target: "evidence", build: (n) => fill(unit, n) },
+    { name: `raw run of ${label}`, target: "refresh-hash", build: (n) => fill(unit, n) },
+  ]),
+  {
+    name: "many unknown keys in a task",
+    target: "plan-contract",
+    build: (n) => contract({ task: manyKeys(room(n)) }),
+  },
+  {
+    name: "many wrong-type list elements",
+    target: "plan-contract",
+    build: (n) => contract({ task: { context_files: list("1", room(n)) } }),
+  },
+  {
+    name: "many wrong-type tasks",
+    target: "plan-contract",
+    build: (n) => contract({ tasks: list("{}", room(n)) }),
+  },
+  {
+    name: "10k+ checks in one task",
+    target: "plan-contract",
+    valid: true,
+    build: (n) =>
+      contract({
+        task: { verification: list('{"type":"file-exists","path":"a.ts"}', room(n)) },
+      }),
+  },
+  {
+    name: "10k+ bad checks in one task",
+    target: "plan-contract",
+    build: (n) =>
+      contract({ task: { verification: list('{"type":"file-exist","pat":1}', room(n)) } }),
+  },
+  {
+    name: "overlapping file lists",
+    target: "plan-contract",
+    build: (n) => {
+      const files: string[] = [];
+      for (let i = 0, used = 0; used < room(n) / 3; i++) {
+        const file = `"src/f${i}.ts"`;
+        files.push(file);
+        used += file.length + 1;
+      }
+      const all = `[${files.join(",")}]`;
+      return contract({ task: { files_modify: all, files_create: all, files_delete: all } });
+    },
+  },
+  {
+    name: "many citations",
+    target: "evidence",
+    build: (n) => {
+      const unit = '{"task":"T1","check":0,"evidence":0,"path":"src/a.ts","line":1,"snippet":"x"},';
+      return `{"version":1,"phase":2,"citations":[${fill(unit, n - 60).slice(0, -1)}]}`;
+    },
+  },
+  {
+    name: "many wrong-type citations",
+    target: "evidence",
+    build: (n) => `{"version":1,"phase":2,"citations":[${fill("1,", n - 60).slice(0, -1)}]}`,
+  },
+  {
+    name: "many unknown keys in a citation",
+    target: "evidence",
+    build: (n) => {
+      const keys = Object.entries(manyKeys(room(n))).map(([k, v]) => `,"${k}":${v}`);
+      return `{"version":1,"phase":2,"citations":[{"task":"T1","check":0,"evidence":0,"path":"a","line":1,"snippet":"x"${keys.join("")}}]}`;
+    },
+  },
+  {
+    name: "long valid contract",
+    target: "refresh-hash",
+    valid: true,
+    build: (n) => contract({ root: { why2: JSON.stringify(fill("x", room(n))) } }),
+  },
+  {
+    name: "many keys before the hash",
+    target: "refresh-hash",
+    valid: true,
+    build: (n) => {
+      const keys = Object.keys(manyKeys(room(n))).map((k) => `"${k}":0,`);
+      return `{${keys.join("")}"source_plan_hash":""}`;
+    },
+  },
+];

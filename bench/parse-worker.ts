@@ -1,0 +1,42 @@
+// One shape of the parse bench (bench/parse.ts), in a worker thread so that
+// a parse that runs away can be stopped: build the input, parse it a few
+// times, post the best time in milliseconds (or what was thrown).
+import { parentPort, workerData } from "node:worker_threads";
+import { parseEvidenceFile } from "../src/evidence/index.js";
+import { parseContract } from "../src/formats/index.js";
+import { refreshPlanHash } from "../src/refresh-hash.js";
+import { SHAPES, type ShapeTarget } from "./parse-shapes.js";
+
+const { index, size, runs } = workerData as { index: number; size: number; runs: number };
+const shape = SHAPES[index]!;
+const plan = new TextEncoder().encode("# plan\n");
+
+function parse(target: ShapeTarget, bytes: Uint8Array): void {
+  switch (target) {
+    case "plan-contract":
+      parseContract("plan-contract", ".planning/phase-2-contract.json", bytes);
+      return;
+    case "oracle-contract":
+      parseContract("oracle-contract", ".claude/tasks/contracts/bench.md", bytes);
+      return;
+    case "evidence":
+      parseEvidenceFile(".planning/phase-2-evidence.json", bytes);
+      return;
+    case "refresh-hash":
+      refreshPlanHash(bytes, plan);
+      return;
+  }
+}
+
+const bytes = new TextEncoder().encode(shape.build(size));
+let best = Number.POSITIVE_INFINITY;
+try {
+  for (let r = 0; r < runs; r++) {
+    const start = process.hrtime.bigint();
+    parse(shape.target, bytes);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  parentPort!.postMessage({ ms: best, bytes: bytes.length });
+} catch (e) {
+  parentPort!.postMessage({ error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+}

@@ -1,0 +1,78 @@
+// Benchmark: parse time per MiB over adversarial input shapes
+// (bench/parse-shapes.ts), per shape and worst per target, for both contract
+// kinds, the evidence parser and `refresh-hash`. Each shape is built just
+// under the 1 MiB cap and parsed from src in a worker thread (best of a few
+// runs); one that takes longer than the time limit is stopped and reported
+// as such. Run by `npm run bench` (through tsx), or alone: `npx tsx bench/parse.ts`
+// (PARSE_BENCH_ONLY=<text> picks shapes, PARSE_BENCH_RUNS, PARSE_BENCH_LIMIT_MS).
+// Target: under 100 ms per MiB.
+// Figures vary with machine load; the first run of each shape includes warm-up.
+import { Worker } from "node:worker_threads";
+import { SHAPES, type ShapeTarget } from "./parse-shapes.js";
+
+const TARGET_MS_PER_MIB = 100;
+const SIZE = 1024 * 1024 - 64;
+const RUNS = Number(process.env.PARSE_BENCH_RUNS ?? 3);
+const LIMIT_MS = Number(process.env.PARSE_BENCH_LIMIT_MS ?? 10_000);
+/** Only the shapes whose "target name" contains this text. */
+const ONLY = process.env.PARSE_BENCH_ONLY;
+
+const WORKER = new URL("./parse-worker.ts", import.meta.url).href;
+
+type Outcome = { ms: number; bytes: number } | { error: string } | { timedOut: true };
+
+function runShape(index: number): Promise<Outcome> {
+  return new Promise((resolve) => {
+    // Workers do not inherit tsx's loader: a plain module loads the TypeScript one through it.
+    const worker = new Worker(
+      `import { tsImport } from "tsx/esm/api"; await tsImport(${JSON.stringify(WORKER)}, ${JSON.stringify(import.meta.url)});`,
+      { eval: true, workerData: { index, size: SIZE, runs: RUNS } },
+    );
+    // Building the input and every run count against the limit: over 10 s is over target anyway.
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      resolve({ timedOut: true });
+    }, LIMIT_MS);
+    worker.once("message", (m: Outcome) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(m);
+    });
+    worker.once("error", (e) => {
+      clearTimeout(timer);
+      resolve({ error: `${e.name}: ${e.message}` });
+    });
+  });
+}
+
+console.log(
+  `\n## parse: time per MiB over adversarial shapes (target < ${TARGET_MS_PER_MIB} ms/MiB)`,
+);
+let thrown = false;
+const worst = new Map<ShapeTarget, { score: number; shown: string; name: string }>();
+for (let i = 0; i < SHAPES.length; i++) {
+  const shape = SHAPES[i]!;
+  if (ONLY && !`${shape.target} ${shape.name}`.includes(ONLY)) continue;
+  const outcome = await runShape(i);
+  let score: number;
+  let shown: string;
+  if ("timedOut" in outcome) {
+    score = Number.POSITIVE_INFINITY;
+    shown = `> ${LIMIT_MS} ms  STOPPED`;
+  } else if ("error" in outcome) {
+    thrown = true;
+    score = Number.POSITIVE_INFINITY;
+    shown = `THROWS ${outcome.error}`;
+  } else {
+    score = outcome.ms / (outcome.bytes / (1024 * 1024));
+    shown = `${score.toFixed(1).padStart(8)} ms/MiB  ${score < TARGET_MS_PER_MIB ? "ok" : "OVER"}`;
+  }
+  console.log(`${shape.target.padEnd(16)} ${shape.name.padEnd(36)} ${shown}`);
+  const prev = worst.get(shape.target);
+  if (!prev || score > prev.score) worst.set(shape.target, { score, shown, name: shape.name });
+}
+for (const [target, { shown, name }] of worst) {
+  console.log(`worst ${target.padEnd(16)} ${shown.trim()} (${name})`);
+}
+// Over target is printed, as by the other benches; a parser that throws fails the bench.
+if (thrown) process.exitCode = 1;
