@@ -91,3 +91,51 @@ describe("the size cap", () => {
     expect(r.stdout).toContain(`file-too-large file is ${3 * MAX_CONTRACT_BYTES} bytes`);
   });
 });
+
+describe("output that holds HTML comment markers", () => {
+  /** `s` as two quoted shell words split inside its comment marker. */
+  const halves = (s: string) => {
+    const cut = s.indexOf("-") + 1;
+    return `'${s.slice(0, cut)}' '${s.slice(cut)}'`;
+  };
+  /**
+   * The honest contract with two criteria whose checks print `first` and
+   * `second` last, each assembled by printf from its halves (a CHECK: that
+   * contains a comment marker is refused before anything runs).
+   */
+  function printing(first: string, second: string): string {
+    const root = copyTree(join(FIXTURES, "honest-contract"));
+    const text = read(root, ORACLE)
+      .replace(/CHECK: .*/, `CHECK: echo DONE && printf '%s%s\\n' ${halves(first)}`)
+      .replace(
+        "\n## FILE SCOPE",
+        `2. the second check passes\n   CHECK: echo OK && printf '%s%s\\n' ${halves(second)}\n   EXPECT: OK\n   EVIDENCE: pending\n\n## FILE SCOPE`,
+      );
+    writeFileSync(join(root, ORACLE), text);
+    return root;
+  }
+
+  it("are written back so that the next validate still reads every criterion", async () => {
+    const root = printing("see <!-- the log", "done -->");
+    expect((await runCli(["validate", "--root", root], root)).code).toBe(0);
+    expect((await run(root)).code).toBe(0);
+    const after = read(root, ORACLE);
+    expect(after).toContain("EVIDENCE: MET exit=0 marker-found :: see <! -- the log");
+    expect(after).toContain("EVIDENCE: MET exit=0 marker-found :: done -- >");
+    expect((await runCli(["validate", "--root", root], root)).code).toBe(0);
+  });
+
+  it("would hide the lines between them if written as printed (positive control)", async () => {
+    const root = printing("see <!-- the log", "done -->");
+    let n = 0;
+    const raw = read(root, ORACLE).replace(/EVIDENCE: pending/g, () =>
+      n++ === 0
+        ? "EVIDENCE: MET exit=0 marker-found :: see <!-- the log"
+        : "EVIDENCE: MET exit=0 marker-found :: done -->",
+    );
+    writeFileSync(join(root, ORACLE), raw);
+    const r = await runCli(["validate", "--root", root], root);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("hidden-structure");
+  });
+});

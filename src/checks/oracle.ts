@@ -142,9 +142,21 @@ function lastLineSnippet(tail: string | undefined): string {
   return last ?? "(no output)";
 }
 
+/**
+ * An HTML comment opener or closer in written-back output would hide (or
+ * end a hiding of) the contract's next lines as GitHub renders them, so the
+ * next `validate` would refuse the file the run wrote: break them apart.
+ */
+const COMMENT_MARK = /<!--|-->/g;
+
 /** Single line, whitespace collapsed, control characters removed, at most 140 characters. */
 function oneLine(text: string): string {
-  const clean = text.replace(ANSI, "").replace(UNSAFE, " ").replace(/\s+/g, " ").trim();
+  const clean = text
+    .replace(ANSI, "")
+    .replace(UNSAFE, " ")
+    .replace(/\s+/g, " ")
+    .replace(COMMENT_MARK, (m) => (m === "<!--" ? "<! --" : "-- >"))
+    .trim();
   const chars = Array.from(clean);
   return chars.length <= SNIPPET_MAX ? clean : `${chars.slice(0, SNIPPET_MAX - 1).join("")}…`;
 }
