@@ -574,7 +574,8 @@ async function inProcess(
   });
   payload.pull_request.changed_files = 1;
   writeFileSync(eventPath, JSON.stringify(payload));
-  const io = fakeIO({ "github-token": "tok", ...opts.inputs });
+  // No sandbox host in-process: `off` keeps the warnings these tests count to their own.
+  const io = fakeIO({ "github-token": "tok", sandbox: "off", ...opts.inputs });
   await runAction({
     io,
     env: {

@@ -11,6 +11,7 @@ import { citationsFor, evidencePathFor, parseEvidenceFile } from "../evidence/in
 import { readBounded } from "../load.js";
 import type { Check, Contract, Criterion, Problem } from "../model.js";
 import { sortProblems } from "../problems.js";
+import type { ProcessRunner } from "../process/run-process.js";
 import {
   type CheckOutcome,
   type ContractOutcome,
@@ -38,6 +39,8 @@ export interface EngineOptions {
   /** Environment for executed commands; must already be credential-free. */
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Where command checks run (the run's sandbox); plain processes when absent. */
+  runProcess?: ProcessRunner;
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
   onProgress?: (p: Progress) => void;
@@ -78,6 +81,7 @@ export async function runContracts(
     signal,
     files,
     processSlot: (fn) => limit(fn),
+    ...(opts.runProcess && { runProcess: opts.runProcess }),
   };
   const progress = new ProgressTracker(contracts, opts.onProgress);
   try {

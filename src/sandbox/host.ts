@@ -1,0 +1,275 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, posix } from "node:path";
+import { createInterface } from "node:readline";
+import { sanitizeGitConfig } from "./git-config.js";
+import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
+import { layoutScript, q, stageScript } from "./host-mounts.js";
+import {
+  type HostConfig,
+  HostConfigSchema,
+  type HostEvent,
+  HostRequestSchema,
+} from "./protocol.js";
+
+/**
+ * The sandbox host: started once per run (as root, or through `sudo -n`)
+ * inside its own mount namespace, it builds the checks' view of the file
+ * system once and then spawns every check in a fresh PID namespace under
+ * `setpriv`, in a per-check cgroup. It is small, so spawning stays fast
+ * however large the gate's heap grows. When its stdin (the pipe from the
+ * gate) closes, it kills every check and exits: a SIGKILLed gate leaves
+ * nothing running.
+ */
+export function runSandboxHost(rawConfig: string): void {
+  const send = (e: HostEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
+  let config: HostConfig;
+  let stage: string;
+  let cgroups: CgroupHost | undefined;
+  let cgroupError: string | undefined;
+  try {
+    config = HostConfigSchema.parse(JSON.parse(rawConfig));
+    stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
+    buildLayout(stage, config);
+    const cg = openCgroups(config.memoryMb, config.pidsMax);
+    if (cg.ok) cgroups = cg.host;
+    else cgroupError = cg.error;
+  } catch (e) {
+    send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
+    process.exit(1);
+  }
+  const tools = { sh: which("sh"), setpriv: which("setpriv"), unshare: which("unshare") };
+  const root = `${stage}/root`;
+  const running = new Map<number, ChildProcess>();
+  const leftovers: CheckGroup[] = [];
+
+  const shutdown = () => {
+    // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
+    // namespace's init, and with it every process in the namespace.
+    for (const child of running.values()) child.kill("SIGKILL");
+    setTimeout(() => {
+      for (const g of leftovers) g.remove();
+      cgroups?.close();
+      try {
+        // The stage is a mount point in this namespace only: detach, then remove the empty dir.
+        execFileSync("umount", ["-l", stage], { stdio: "ignore" });
+        rmdirSync(stage);
+      } catch {}
+      process.exit(0);
+    }, 200);
+  };
+  process.stdin.on("end", shutdown);
+  process.stdin.on("error", shutdown);
+  process.stdout.on("error", shutdown);
+
+  const run = (
+    id: number,
+    file: string,
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+  ) => {
+    const resolved = resolveCommand(root, cwd, file, env.PATH ?? "");
+    if (!resolved.ok) {
+      send({ ev: "spawn-error", id, code: resolved.code, message: `${resolved.code}: ${file}` });
+      return;
+    }
+    let group: CheckGroup | undefined;
+    try {
+      group = cgroups?.create(id);
+    } catch (e) {
+      send({
+        ev: "exit",
+        id,
+        code: null,
+        signal: null,
+        limits: [],
+        boundaryError: `cannot create the check's cgroup: ${(e as Error).message}`,
+      });
+      return;
+    }
+    // The check's first process joins its cgroup before anything else runs (a
+    // fork bomb cannot start outside it), then becomes an unshare whose child
+    // is PID 1 of a new namespace. The innermost sh proves, on fd 3, that every
+    // layer is in place before it execs the command (and closes fd 3 first).
+    const join = (group?.procs ?? []).map((p) => `echo 0 > ${q(p)}`).join(" && ");
+    const argv = [
+      "-c",
+      `${join ? `${join} || exit 125; ` : ""}exec "$@"`,
+      "sh",
+      tools.setpriv,
+      "--pdeathsig",
+      "KILL",
+      "--",
+      tools.unshare,
+      "--pid",
+      "--fork",
+      "--mount-proc",
+      "--kill-child",
+      `--root=${root}`,
+      `--wd=${cwd}`,
+      "--",
+      tools.setpriv,
+      `--reuid=${config.uid}`,
+      `--regid=${config.gid}`,
+      "--clear-groups",
+      "--no-new-privs",
+      "--bounding-set=-all",
+      "--inh-caps=-all",
+      "--ambient-caps=-all",
+      "--",
+      "/bin/sh",
+      "-c",
+      'printf x >&3 && exec 3>&- && exec "$@"',
+      "sh",
+      resolved.path,
+      ...args,
+    ];
+    let child: ChildProcess;
+    try {
+      child = spawn(tools.sh, argv, { cwd: "/", env, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    } catch (e) {
+      group?.remove();
+      send({
+        ev: "spawn-error",
+        id,
+        code: (e as NodeJS.ErrnoException).code ?? "EUNKNOWN",
+        message: String(e),
+      });
+      return;
+    }
+    running.set(id, child);
+    let inside = false;
+    child.stdio[3]?.on("data", () => {
+      inside = true;
+    });
+    child.stdio[3]?.on("error", () => {});
+    child.stdout?.on("data", (d: Buffer) =>
+      send({ ev: "out", id, fd: 1, data: d.toString("base64") }),
+    );
+    child.stderr?.on("data", (d: Buffer) =>
+      send({ ev: "out", id, fd: 2, data: d.toString("base64") }),
+    );
+    child.on("error", (e) => {
+      running.delete(id);
+      group?.remove();
+      send({
+        ev: "spawn-error",
+        id,
+        code: (e as NodeJS.ErrnoException).code ?? "EUNKNOWN",
+        message: e.message,
+      });
+    });
+    child.on("close", (code, signal) => {
+      if (!running.delete(id)) return;
+      const limits = group?.limitsHit() ?? [];
+      if (group) {
+        group.remove();
+        leftovers.push(group);
+      }
+      send({
+        ev: "exit",
+        id,
+        code,
+        signal,
+        limits,
+        ...(!inside && {
+          boundaryError: `the check's boundary could not be set up (exit ${code ?? signal})`,
+        }),
+      });
+    });
+  };
+
+  const lines = createInterface({ input: process.stdin });
+  lines.on("line", (line) => {
+    const parsed = HostRequestSchema.safeParse(safeJson(line));
+    if (!parsed.success) return;
+    const req = parsed.data;
+    if (req.op === "kill") running.get(req.id)?.kill("SIGKILL");
+    else run(req.id, req.file, req.args, req.cwd, req.env);
+  });
+  send({
+    ev: "ready",
+    cgroup: cgroups?.version ?? "none",
+    ...(cgroupError !== undefined && { cgroupError }),
+  });
+}
+
+function buildLayout(stage: string, config: HostConfig): void {
+  const sh = (text: string) =>
+    execFileSync("sh", ["-c", text], { stdio: ["ignore", "ignore", "pipe"] });
+  sh(stageScript(stage));
+  const root = `${stage}/root`;
+  const mountPoints = readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((l) => unescapeMount(l.split(" ")[4] ?? ""))
+    .filter((m) => m === root || m.startsWith(`${root}/`));
+  let gitConfig = false;
+  try {
+    const text = readFileSync(posix.join(config.root, ".git/config"), "utf8");
+    writeFileSync(`${stage}/private/git-config`, sanitizeGitConfig(text), { mode: 0o644 });
+    gitConfig = true;
+  } catch {
+    // No .git directory (or a worktree's .git file): nothing to replace here.
+  }
+  sh(layoutScript({ stage, config, mountPoints, gitConfig }));
+}
+
+/** mountinfo escapes space, tab, newline and backslash as octal. */
+function unescapeMount(s: string): string {
+  return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+}
+
+/** execvp's lookup, done here against the checks' view so "not found" stays a spawn error. */
+function resolveCommand(
+  root: string,
+  cwd: string,
+  file: string,
+  path: string,
+): { ok: true; path: string } | { ok: false; code: string } {
+  const candidates = file.includes("/")
+    ? [posix.resolve(cwd, file)]
+    : path
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => posix.resolve(cwd, d, file));
+  let denied = false;
+  for (const c of candidates) {
+    const real = posix.join(root, c);
+    try {
+      if (!statSync(real).isFile()) continue;
+      accessSync(real, constants.X_OK);
+      return { ok: true, path: c };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EACCES") denied = true;
+    }
+  }
+  return { ok: false, code: denied ? "EACCES" : "ENOENT" };
+}
+
+function which(tool: string): string {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
+    try {
+      accessSync(`${dir}/${tool}`, constants.X_OK);
+      return `${dir}/${tool}`;
+    } catch {}
+  }
+  throw new Error(`${tool} not found (util-linux and a POSIX sh are required)`);
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
