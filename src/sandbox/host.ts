@@ -136,7 +136,14 @@ export function runSandboxHost(rawConfig: string): void {
     ];
     let child: ChildProcess;
     try {
-      child = spawn(tools.sh, argv, { cwd: "/", env, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+      // detached: a session of its own. Process groups cross PID namespaces, so
+      // in ours a check's `kill 0` would reach the host and the gate.
+      child = spawn(tools.sh, argv, {
+        cwd: "/",
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+      });
     } catch (e) {
       group?.remove();
       send({

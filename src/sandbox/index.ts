@@ -43,6 +43,8 @@ export interface SandboxOptions {
   pidsMax?: number;
   /** Paths kept read-only even inside the working tree: the action's own files. */
   protect?: readonly string[];
+  /** Start the host through this `sudo` (default: `sudo`, and only when not root). */
+  sudo?: string;
 }
 
 export interface Sandbox {
@@ -106,8 +108,8 @@ async function findBoundary(
   const unshare = ["/usr/bin/unshare", "/bin/unshare"].find((p) => existsSync(p));
   if (!unshare) return { ok: false, error: "util-linux unshare is not installed" };
   const config = hostConfig(opts);
-  const root = process.getuid?.() === 0;
-  const launcher = root ? [] : ["sudo", "-n", "--"];
+  const root = process.getuid?.() === 0 && opts.sudo === undefined;
+  const launcher = root ? [] : [opts.sudo ?? "sudo", "-n", "--"];
   const mechanism = root ? "namespaces (root)" : "namespaces (sudo -n)";
   const started = await HostConnection.start(
     [...launcher, unshare, "--mount", "--propagation", "private", "--", ...opts.hostCommand],
