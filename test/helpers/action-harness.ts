@@ -246,6 +246,8 @@ export interface RunOptions {
   sha?: string;
   env?: Record<string, string>;
   token?: string;
+  /** The bundle to run (default: this repository's dist/index.js). */
+  dist?: string;
 }
 
 export interface ActionResult {
@@ -349,7 +351,7 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
 
-  const child = spawn(process.execPath, [DIST], {
+  const child = spawn(process.execPath, [opts.dist ?? DIST], {
     cwd: opts.repo.dir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
