@@ -674,6 +674,31 @@ describe("runAction (in-process, fake API)", () => {
     expect(api.calls).toEqual(["listPullFiles", "startCheckRun", "completeCheckRun success"]);
     expect(io.outputs["comment-url"]).toBe("");
   });
+
+  it("sandbox: auto without a boundary warns at the top of the log, check run, comment and summary", async () => {
+    const seen: Record<string, string> = {};
+    const api = fakeApi({
+      completeCheckRun: async (_id, args) => {
+        seen.checkRun = args.output.summary;
+      },
+      upsertStickyComment: async (args) => {
+        seen.comment = args.body;
+        return { action: "created", url: "https://c", deletedDuplicates: 0 };
+      },
+    });
+    // No sandbox host in-process: auto finds no boundary.
+    const io = await inProcess(GREEN, api, { inputs: { sandbox: "auto" } });
+    expect(io.warnings[0]).toContain("Commands ran UNSANDBOXED");
+    for (const text of [seen.checkRun!, seen.comment!, io.summary]) {
+      const top = text.split("\n").slice(0, 5).join("\n");
+      expect(top).toContain("[!WARNING]");
+      expect(top).toContain("UNSANDBOXED");
+    }
+    const off = await inProcess(GREEN, fakeApi(), { inputs: { sandbox: "off" } });
+    expect(off.warnings).toEqual([]);
+    expect(off.summary).not.toContain("[!WARNING]");
+    expect(off.summary).toContain("Sandbox: off");
+  });
 });
 
 // ------------------------------------------------------------------ harness parsers
