@@ -43,7 +43,17 @@ try {
     );
   }
 
-  const args = ["run", "--root", root, "--no-write", "--max-parallel", String(PARALLEL)];
+  // Unsandboxed: the sandbox's own price is measured in sandbox.mjs.
+  const args = [
+    "run",
+    "--root",
+    root,
+    "--no-write",
+    "--max-parallel",
+    String(PARALLEL),
+    "--sandbox",
+    "off",
+  ];
   // Once with --json, to make sure every check really ran and passed.
   const probe = await runGateOnce([...args, "--json"]);
   const outcomes = checkOutcomes(JSON.parse(probe.stdout));
