@@ -22,18 +22,22 @@ export interface CgroupHost {
   close(): void;
 }
 
-const CGROUP = "/sys/fs/cgroup";
-
-/** Sets up the run's parent group(s), or explains why caps are unavailable. */
+/**
+ * Sets up the run's parent group(s), or explains why caps are unavailable.
+ * `base` is where cgroupfs is mounted (tests use a plain directory for v2,
+ * which this project's v1 machines cannot mount).
+ */
 export function openCgroups(
   memoryMb: number,
   pidsMax: number,
+  base = "/sys/fs/cgroup",
 ): { ok: true; host: CgroupHost } | { ok: false; error: string } {
   try {
-    if (existsSync(join(CGROUP, "cgroup.controllers")))
-      return { ok: true, host: v2(memoryMb, pidsMax) };
-    if (existsSync(join(CGROUP, "memory")) && existsSync(join(CGROUP, "pids"))) {
-      return { ok: true, host: v1(memoryMb, pidsMax) };
+    if (existsSync(join(base, "cgroup.controllers"))) {
+      return { ok: true, host: v2(base, memoryMb, pidsMax) };
+    }
+    if (existsSync(join(base, "memory")) && existsSync(join(base, "pids"))) {
+      return { ok: true, host: v1(base, memoryMb, pidsMax) };
     }
     return { ok: false, error: "no cgroup v2 and no cgroup v1 memory/pids hierarchy is mounted" };
   } catch (e) {
@@ -43,10 +47,10 @@ export function openCgroups(
 
 const name = () => `contract-gate-${process.pid}`;
 
-function v2(memoryMb: number, pidsMax: number): CgroupHost {
+function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   // Under the root: a service's own group holds processes, and v2 forbids
   // enabling controllers for children of a group that has processes.
-  const parent = join(CGROUP, name());
+  const parent = join(base, name());
   mkdirSync(parent);
   writeFileSync(join(parent, "cgroup.subtree_control"), "+memory +pids");
   return {
@@ -72,9 +76,9 @@ function v2(memoryMb: number, pidsMax: number): CgroupHost {
   };
 }
 
-function v1(memoryMb: number, pidsMax: number): CgroupHost {
-  const memParent = join(CGROUP, "memory", ownPath("memory"), name());
-  const pidsParent = join(CGROUP, "pids", ownPath("pids"), name());
+function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
+  const memParent = join(base, "memory", ownPath("memory"), name());
+  const pidsParent = join(base, "pids", ownPath("pids"), name());
   mkdirSync(memParent);
   mkdirSync(pidsParent);
   return {

@@ -192,11 +192,23 @@ function hostConfig(opts: SandboxOptions): HostConfig {
     uid: process.getuid?.() ?? 0,
     gid: process.getgid?.() ?? 0,
     ...(home !== undefined && { home }),
-    emptyDirs: runnerTemp ? [runnerTemp] : [],
+    // Parents first: a later tmpfs may need a mount point inside an earlier one.
+    emptyDirs: [runnerRoot(process.execPath), runnerTemp]
+      .filter((p): p is string => p !== undefined)
+      .sort((a, b) => a.length - b.length),
     hiddenDirs: [...hiddenDirs],
     hiddenFiles: files,
     readOnly: protect,
     memoryMb: opts.memoryMb,
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
   };
+}
+
+/**
+ * The Actions runner's own directory, found from the node it gave the action
+ * (`<runner>/externals/node24/bin/node`): it holds the runner's credentials
+ * and diagnostic logs, so checks see it empty.
+ */
+export function runnerRoot(execPath: string): string | undefined {
+  return /^(\/.+)\/externals\/node\d*\/bin\/node$/.exec(execPath)?.[1];
 }

@@ -1,0 +1,96 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { sanitizeGitConfig } from "../src/sandbox/git-config.js";
+import { openCgroups } from "../src/sandbox/host-cgroups.js";
+import { layoutScript } from "../src/sandbox/host-mounts.js";
+import { runnerRoot } from "../src/sandbox/index.js";
+import { tempDir } from "./helpers/tmp.js";
+
+describe("sanitizeGitConfig", () => {
+  it("drops extraheader lines and URL credentials, keeps everything else", () => {
+    const text = [
+      "[core]",
+      "\trepositoryformatversion = 0",
+      '[remote "origin"]',
+      "\turl = https://x-access-token:ghs_SECRET@github.com/acme/widgets",
+      '[http "https://github.com/"]',
+      "\textraheader = AUTHORIZATION: basic U0VDUkVU",
+      "\tExtraHeader=AUTHORIZATION: \\",
+      "\t  continued",
+      "\tsslVerify = true",
+      "",
+    ].join("\n");
+    const out = sanitizeGitConfig(text);
+    expect(out).not.toMatch(/SECRET|U0VDUkVU|continued/i);
+    expect(out).toContain("url = https://github.com/acme/widgets");
+    expect(out).toContain("sslVerify = true");
+    expect(out).toContain("repositoryformatversion = 0");
+  });
+});
+
+describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines mount v1)", () => {
+  it("enables the controllers below the run's group and sets each check's caps", () => {
+    const base = tempDir();
+    writeFileSync(join(base, "cgroup.controllers"), "cpu memory pids\n");
+    const opened = openCgroups(64, 32, base);
+    if (!opened.ok) throw new Error(opened.error);
+    expect(opened.host.version).toBe("v2");
+    const parent = join(base, `contract-gate-${process.pid}`);
+    expect(readFileSync(join(parent, "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
+    const group = opened.host.create(7);
+    const dir = join(parent, "check-7");
+    expect(group.procs).toEqual([join(dir, "cgroup.procs")]);
+    expect(readFileSync(join(dir, "memory.max"), "utf8")).toBe(String(64 * 1024 * 1024));
+    expect(readFileSync(join(dir, "pids.max"), "utf8")).toBe("32");
+    expect(group.limitsHit()).toEqual([]);
+    writeFileSync(join(dir, "memory.events"), "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
+    writeFileSync(join(dir, "pids.events"), "max 3\n");
+    expect(group.limitsHit()).toEqual(["memory", "pids"]);
+  });
+
+  it("reports no caps where no hierarchy is mounted", () => {
+    const base = tempDir();
+    mkdirSync(join(base, "memory"));
+    expect(openCgroups(64, 32, base)).toMatchObject({ ok: false });
+  });
+});
+
+describe("layoutScript", () => {
+  it("makes every mount read-only before laying the private and hidden parts over it", () => {
+    const script = layoutScript({
+      stage: "/s",
+      config: {
+        root: "/work/repo",
+        uid: 1001,
+        gid: 118,
+        home: "/home/runner",
+        emptyDirs: ["/home/runner/work/_temp"],
+        hiddenDirs: ["/home/runner/work/_temp/_runner_file_commands"],
+        hiddenFiles: [],
+        readOnly: ["/work/repo/.gate-action"],
+        memoryMb: 64,
+        pidsMax: 32,
+      },
+      mountPoints: ["/s/root", "/s/root/proc"],
+      gitConfig: true,
+    });
+    const lines = script.split("\n");
+    const at = (needle: string) => lines.findIndex((l) => l.includes(needle));
+    expect(at("remount,bind,ro' '/s/root'")).toBeGreaterThan(0);
+    expect(at("cg-tmp")).toBeGreaterThan(at("remount,bind,ro' '/s/root/proc'"));
+    expect(at("--bind' '/work/repo' '/s/root/work/repo'")).toBeGreaterThan(at("cg-empty"));
+    expect(at("/s/private/git-config")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    expect(script).toContain("uid=1001,gid=118");
+  });
+});
+
+describe("runnerRoot", () => {
+  it("finds the runner's directory from the node it runs actions with", () => {
+    expect(runnerRoot("/home/runner/runners/2.330.0/externals/node24/bin/node")).toBe(
+      "/home/runner/runners/2.330.0",
+    );
+    expect(runnerRoot("/usr/bin/node")).toBeUndefined();
+  });
+});
