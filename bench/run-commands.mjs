@@ -13,6 +13,7 @@ import {
   planHash,
   runGateOnce,
   runNodeOnce,
+  spawnLoopSource,
 } from "./lib-proc.mjs";
 
 const CHECKS = 500;
@@ -64,17 +65,7 @@ try {
     );
   }
 
-  const loop = `
-import { spawn } from "node:child_process";
-let next = 0;
-const one = () => new Promise((resolve, reject) => {
-  const child = spawn("true", []);
-  child.on("error", reject);
-  child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error("exit " + code))));
-});
-const lane = async () => { while (next < ${CHECKS}) { next++; await one(); } };
-await Promise.all(Array.from({ length: ${PARALLEL} }, lane));
-`;
+  const loop = spawnLoopSource(CHECKS, PARALLEL);
   // Interleaved, so a busy machine slows both sides alike.
   let gate;
   let base;

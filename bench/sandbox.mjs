@@ -14,6 +14,7 @@ import {
   planHash,
   runGateOnce,
   runNodeOnce,
+  spawnLoopSource,
 } from "./lib-proc.mjs";
 
 const CHECKS = 500;
@@ -58,17 +59,7 @@ try {
     );
   }
 
-  const loop = `
-import { spawn } from "node:child_process";
-let next = 0;
-const one = () => new Promise((resolve, reject) => {
-  const child = spawn("true", []);
-  child.on("error", reject);
-  child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error("exit " + code))));
-});
-const lane = async () => { while (next < ${CHECKS}) { next++; await one(); } };
-await Promise.all(Array.from({ length: ${PARALLEL} }, lane));
-`;
+  const loop = spawnLoopSource(CHECKS, PARALLEL);
   const best = {};
   const keep = (name, r) => {
     if (r.code !== 0) throw new Error(`${name} exited ${r.code}:\n${r.stderr.slice(-2000)}`);

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SANDBOX_HOST_ARG } from "../../src/sandbox/protocol.js";
+import { outputOf } from "./action-harness.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
@@ -29,19 +30,7 @@ export async function gateProcess(args: string[], env: Record<string, string>, c
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding("utf8").on("data", (d: string) => {
-    stderr += d;
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (c) => resolve(c));
-  });
-  return { code, stdout, stderr };
+  return outputOf(child);
 }
 
 /** PIDs of live processes whose command line contains `tag` (zombies excluded). */
