@@ -13,7 +13,8 @@ export interface CheckGroup {
   procs: string[];
   /** Which caps the check ran into; call once it has ended. */
   limitsHit(): Limit[];
-  remove(): void;
+  /** Whether every directory is gone. */
+  remove(): boolean;
 }
 
 export interface CgroupHost {
@@ -72,7 +73,9 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
         remove: () => removeDir(dir),
       };
     },
-    close: () => removeDir(parent),
+    close: () => {
+      removeDir(parent);
+    },
   };
 }
 
@@ -107,10 +110,7 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
             ...(counter(join(pids, "pids.events"), "max") > 0 ? (["pids"] as const) : []),
           ];
         },
-        remove: () => {
-          removeDir(mem);
-          removeDir(pids);
-        },
+        remove: () => [removeDir(mem), removeDir(pids)].every(Boolean),
       };
     },
     close: () => {
@@ -150,10 +150,12 @@ function tryWrite(file: string, value: string): void {
   }
 }
 
-function removeDir(dir: string): void {
+/** Whether `dir` is gone. Busy (tasks still exiting): the host retries at close. */
+function removeDir(dir: string): boolean {
   try {
     rmdirSync(dir);
-  } catch {
-    // Still busy (tasks exiting) or gone: the host retries at close; the kernel frees empty groups' memory.
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT";
   }
 }

@@ -39,7 +39,12 @@ export function layoutScript({ stage, config, mountPoints, gitConfig }: LayoutIn
   const P = `${stage}/private`;
   const at = (p: string) => posix.join(R, p);
   const owner = `uid=${config.uid},gid=${config.gid}`;
-  const steps: Step[] = mountPoints.map((m) => ["mount", "-o", "remount,bind,ro", m]);
+  // Under /proc a failure is harmless: every check mounts its own /proc over it.
+  const steps: Step[] = mountPoints.map((m) =>
+    m.startsWith(`${R}/proc/`)
+      ? { raw: `mount -o remount,bind,ro ${q(m)} 2>/dev/null || true` }
+      : ["mount", "-o", "remount,bind,ro", m],
+  );
   steps.push(["mount", "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-tmp", at("/tmp")]);
   steps.push({
     when: at("/dev/shm"),

@@ -50,14 +50,21 @@ export function runSandboxHost(rawConfig: string): void {
   const tools = { sh: which("sh"), setpriv: which("setpriv"), unshare: which("unshare") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
-  const leftovers: CheckGroup[] = [];
+  /** Groups of running checks, and of ended ones whose removal found them busy. */
+  const leftovers = new Set<CheckGroup>();
 
   const shutdown = () => {
     // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
     // namespace's init, and with it every process in the namespace.
     for (const child of running.values()) child.kill("SIGKILL");
-    setTimeout(() => {
-      for (const g of leftovers) g.remove();
+    // Killed tasks leave their cgroups a moment later: retry a few times.
+    let tries = 0;
+    const sweep = () => {
+      for (const g of leftovers) if (g.remove()) leftovers.delete(g);
+      if (leftovers.size > 0 && ++tries < 20) setTimeout(sweep, 50);
+      else finish();
+    };
+    const finish = () => {
       cgroups?.close();
       try {
         // The stage is a mount point in this namespace only: detach, then remove the empty dir.
@@ -65,7 +72,8 @@ export function runSandboxHost(rawConfig: string): void {
         rmdirSync(stage);
       } catch {}
       process.exit(0);
-    }, 200);
+    };
+    setTimeout(sweep, 50);
   };
   process.stdin.on("end", shutdown);
   process.stdin.on("error", shutdown);
@@ -86,6 +94,7 @@ export function runSandboxHost(rawConfig: string): void {
     let group: CheckGroup | undefined;
     try {
       group = cgroups?.create(id);
+      if (group) leftovers.add(group);
     } catch (e) {
       send({
         ev: "exit",
@@ -145,7 +154,7 @@ export function runSandboxHost(rawConfig: string): void {
         stdio: ["ignore", "pipe", "pipe", "pipe"],
       });
     } catch (e) {
-      group?.remove();
+      if (group?.remove()) leftovers.delete(group);
       send({
         ev: "spawn-error",
         id,
@@ -168,7 +177,7 @@ export function runSandboxHost(rawConfig: string): void {
     );
     child.on("error", (e) => {
       running.delete(id);
-      group?.remove();
+      if (group?.remove()) leftovers.delete(group);
       send({
         ev: "spawn-error",
         id,
@@ -179,10 +188,7 @@ export function runSandboxHost(rawConfig: string): void {
     child.on("close", (code, signal) => {
       if (!running.delete(id)) return;
       const limits = group?.limitsHit() ?? [];
-      if (group) {
-        group.remove();
-        leftovers.push(group);
-      }
+      if (group?.remove()) leftovers.delete(group);
       send({
         ev: "exit",
         id,
