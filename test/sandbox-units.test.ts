@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sanitizeGitConfig } from "../src/sandbox/git-config.js";
+import { boundaryFailed } from "../src/sandbox/host.js";
 import { openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
@@ -92,5 +93,18 @@ describe("runnerRoot", () => {
       "/home/runner/runners/2.330.0",
     );
     expect(runnerRoot("/usr/bin/node")).toBeUndefined();
+  });
+});
+
+describe("boundaryFailed", () => {
+  it("reads a layer's own error before the command ran as a boundary failure, never a verdict", () => {
+    expect(boundaryFailed(1, "unshare: mount /proc failed: Operation not permitted\n")).toBe(true);
+    expect(boundaryFailed(1, "setpriv: setresuid failed: Operation not permitted\n")).toBe(true);
+    expect(boundaryFailed(127, "setpriv: failed to execute x: No such file\n")).toBe(true);
+    expect(boundaryFailed(125, "contract-gate-sandbox: cannot join the check cgroup\n")).toBe(true);
+    // The command's own exit codes and messages stay the command's.
+    expect(boundaryFailed(1, "error: tests failed\n")).toBe(false);
+    expect(boundaryFailed(0, "unshare: looks like it\n")).toBe(false);
+    expect(boundaryFailed(null, "unshare: killed\n")).toBe(false);
   });
 });

@@ -150,10 +150,11 @@ export class HostConnection {
       else run.collector.stderr(chunk);
     } else if (event.ev === "spawn-error") {
       run.settle({ kind: "spawn-error", code: event.code, message: event.message });
+    } else if (event.limits.length > 0) {
+      // First: a cap can also take down a layer of the boundary (the OOM killer picks any task).
+      run.settle({ kind: "boundary", reason: this.limitReason(event.limits) });
     } else if (event.boundaryError !== undefined) {
       run.settle({ kind: "boundary", reason: `sandbox: ${event.boundaryError}` });
-    } else if (event.limits.length > 0) {
-      run.settle({ kind: "boundary", reason: this.limitReason(event.limits) });
     } else {
       run.settle({
         kind: "exited",

@@ -108,12 +108,11 @@ export function runSandboxHost(rawConfig: string): void {
     }
     // The check's first process joins its cgroup before anything else runs (a
     // fork bomb cannot start outside it), then becomes an unshare whose child
-    // is PID 1 of a new namespace. The innermost sh proves, on fd 3, that every
-    // layer is in place before it execs the command (and closes fd 3 first).
+    // is PID 1 of a new namespace and execs the command through setpriv.
     const join = (group?.procs ?? []).map((p) => `echo 0 > ${q(p)}`).join(" && ");
     const argv = [
       "-c",
-      `${join ? `${join} || exit 125; ` : ""}exec "$@"`,
+      `${join ? `${join} || { echo '${SELF}: cannot join the check cgroup' >&2; exit 125; }; ` : ""}exec "$@"`,
       "sh",
       tools.setpriv,
       "--pdeathsig",
@@ -136,10 +135,6 @@ export function runSandboxHost(rawConfig: string): void {
       "--inh-caps=-all",
       "--ambient-caps=-all",
       "--",
-      "/bin/sh",
-      "-c",
-      'printf x >&3 && exec 3>&- && exec "$@"',
-      "sh",
       resolved.path,
       ...args,
     ];
@@ -151,7 +146,7 @@ export function runSandboxHost(rawConfig: string): void {
         cwd: "/",
         env,
         detached: true,
-        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (e) {
       if (group?.remove()) leftovers.delete(group);
@@ -164,17 +159,14 @@ export function runSandboxHost(rawConfig: string): void {
       return;
     }
     running.set(id, child);
-    let inside = false;
-    child.stdio[3]?.on("data", () => {
-      inside = true;
-    });
-    child.stdio[3]?.on("error", () => {});
+    const firstErr = new FirstBytes();
     child.stdout?.on("data", (d: Buffer) =>
       send({ ev: "out", id, fd: 1, data: d.toString("base64") }),
     );
-    child.stderr?.on("data", (d: Buffer) =>
-      send({ ev: "out", id, fd: 2, data: d.toString("base64") }),
-    );
+    child.stderr?.on("data", (d: Buffer) => {
+      firstErr.push(d);
+      send({ ev: "out", id, fd: 2, data: d.toString("base64") });
+    });
     child.on("error", (e) => {
       running.delete(id);
       if (group?.remove()) leftovers.delete(group);
@@ -195,8 +187,8 @@ export function runSandboxHost(rawConfig: string): void {
         code,
         signal,
         limits,
-        ...(!inside && {
-          boundaryError: `the check's boundary could not be set up (exit ${code ?? signal})`,
+        ...(boundaryFailed(code, firstErr.text()) && {
+          boundaryError: `the check's boundary could not be set up: ${firstErr.text().split("\n")[0]}`,
         }),
       });
     });
@@ -215,6 +207,34 @@ export function runSandboxHost(rawConfig: string): void {
     cgroup: cgroups?.version ?? "none",
     ...(cgroupError !== undefined && { cgroupError }),
   });
+}
+
+const SELF = "contract-gate-sandbox";
+
+/**
+ * Whether the layers before the command failed. Each of them (the cgroup
+ * join, unshare, setpriv) reports on stderr under its own name and exits 1,
+ * 125, 126 or 127 before the command runs, so its message is the first thing
+ * on stderr. A command that imitates this only turns its own check into an
+ * execution error; a boundary failure can never read as the command's exit.
+ */
+export function boundaryFailed(code: number | null, stderrStart: string): boolean {
+  return (
+    code !== null &&
+    [1, 125, 126, 127].includes(code) &&
+    new RegExp(`^(unshare|setpriv|${SELF}): `).test(stderrStart)
+  );
+}
+
+/** The first bytes of a stream, enough to read a tool's error prefix. */
+class FirstBytes {
+  private buf = Buffer.alloc(0);
+  push(chunk: Buffer): void {
+    if (this.buf.length < 256) this.buf = Buffer.concat([this.buf, chunk]).subarray(0, 256);
+  }
+  text(): string {
+    return this.buf.toString("utf8");
+  }
 }
 
 function buildLayout(stage: string, config: HostConfig): void {
