@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sanitizeGitConfig } from "../src/sandbox/git-config.js";
@@ -37,7 +37,8 @@ describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines 
     const opened = openCgroups(64, 32, base);
     if (!opened.ok) throw new Error(opened.error);
     expect(opened.host.version).toBe("v2");
-    const parent = join(base, `contract-gate-${process.pid}`);
+    const [runDir] = readdirSync(base).filter((d) => d.startsWith("contract-gate-"));
+    const parent = join(base, runDir!);
     expect(readFileSync(join(parent, "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
     const group = opened.host.create(7);
     const dir = join(parent, "check-7");

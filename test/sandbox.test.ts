@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ProcessOptions } from "../src/process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
+import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
 import { oracleContract, oraclePath } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
 import { HOST_FROM_SOURCE, processesWith, ROOT } from "./helpers/sandbox.js";
@@ -139,7 +140,9 @@ describe("where the boundary comes from", () => {
       await sandbox.run(bash(root, "true"));
       expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(calls);
       expect(calls).toHaveLength(1);
-      expect(calls[0]).toMatch(/^-n -- \S*unshare --mount --propagation private -- /);
+      expect(calls[0]).toMatch(
+        /^-n -- \S*unshare --mount --propagation private --pid --fork --kill-child -- /,
+      );
     } finally {
       sandbox.close();
     }
@@ -239,6 +242,25 @@ describe("a SIGKILLed gate", () => {
     gate.kill("SIGKILL");
     await closed;
   }
+
+  it("a SIGKILLed sandbox host takes every check with it", async () => {
+    const root = tempDir();
+    const sandbox = await openSandbox(options(root));
+    const tag = `cg-host-kill-${process.pid}`;
+    const pending = sandbox.run(bash(root, `touch STARTED; exec -a ${tag} sleep 300`));
+    while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const hosts = processesWith(SANDBOX_HOST_ARG).filter((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(root),
+    );
+    expect(hosts.length).toBeGreaterThan(0);
+    for (const pid of hosts) process.kill(pid, "SIGKILL");
+    // The run settles as an execution error, and nothing of the check is left.
+    expect((await pending).kind).toBe("boundary");
+    while (processesWith(tag).length > 0) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(tag)).toEqual([]);
+  }, 60_000);
 
   it("leaves nothing running (the check survives a SIGKILLed gate with the sandbox off)", async () => {
     const offTag = `cg-orphan-${process.pid}-off`;

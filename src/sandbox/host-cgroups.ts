@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Limit } from "./protocol.js";
@@ -46,7 +47,8 @@ export function openCgroups(
   }
 }
 
-const name = () => `contract-gate-${process.pid}`;
+/** The host is PID 1 of its namespace: a random name keeps concurrent runs apart. */
+const name = () => `contract-gate-${randomBytes(6).toString("hex")}`;
 
 function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   // Under the root: a service's own group holds processes, and v2 forbids
@@ -80,8 +82,9 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
 }
 
 function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
-  const memParent = join(base, "memory", ownPath("memory"), name());
-  const pidsParent = join(base, "pids", ownPath("pids"), name());
+  const run = name();
+  const memParent = join(base, "memory", ownPath("memory"), run);
+  const pidsParent = join(base, "pids", ownPath("pids"), run);
   mkdirSync(memParent);
   mkdirSync(pidsParent);
   return {

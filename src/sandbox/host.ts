@@ -55,7 +55,8 @@ export function runSandboxHost(rawConfig: string): void {
 
   const shutdown = () => {
     // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
-    // namespace's init, and with it every process in the namespace.
+    // namespace's init, and with it every process in the namespace. (Were the
+    // host killed instead, its own PID namespace would take them all.)
     for (const child of running.values()) child.kill("SIGKILL");
     // Killed tasks leave their cgroups a moment later: retry a few times.
     let tries = 0;
@@ -114,10 +115,6 @@ export function runSandboxHost(rawConfig: string): void {
       "-c",
       `${join ? `${join} || { echo '${SELF}: cannot join the check cgroup' >&2; exit 125; }; ` : ""}exec "$@"`,
       "sh",
-      tools.setpriv,
-      "--pdeathsig",
-      "KILL",
-      "--",
       tools.unshare,
       "--pid",
       "--fork",

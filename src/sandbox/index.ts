@@ -112,7 +112,21 @@ async function findBoundary(
   const launcher = root ? [] : [opts.sudo ?? "sudo", "-n", "--"];
   const mechanism = root ? "namespaces (root)" : "namespaces (sudo -n)";
   const started = await HostConnection.start(
-    [...launcher, unshare, "--mount", "--propagation", "private", "--", ...opts.hostCommand],
+    // The host is PID 1 of a namespace of its own: however it dies (even
+    // SIGKILLed), the kernel kills every check with it; --kill-child does the
+    // same if the unshare above it is killed.
+    [
+      ...launcher,
+      unshare,
+      "--mount",
+      "--propagation",
+      "private",
+      "--pid",
+      "--fork",
+      "--kill-child",
+      "--",
+      ...opts.hostCommand,
+    ],
     config,
   );
   if (!started.ok) return { ok: false, error: `${mechanism}: ${started.error}` };
