@@ -23,9 +23,9 @@ import {
 
 /**
  * The sandbox host: started once per run (as root, or through `sudo -n`)
- * inside its own mount namespace, it builds the checks' view of the file
- * system once and then spawns every check in a fresh PID namespace under
- * `setpriv`, in a per-check cgroup. It is small, so spawning stays fast
+ * as PID 1 of its own PID and mount namespaces, it builds the checks' view of
+ * the file system once and then spawns every check in a fresh PID namespace
+ * under `setpriv`, in a per-check cgroup. It is small, so spawning stays fast
  * however large the gate's heap grows. When its stdin (the pipe from the
  * gate) closes, it kills every check and exits: a SIGKILLed gate leaves
  * nothing running.
