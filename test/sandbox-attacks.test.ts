@@ -52,7 +52,8 @@ const ATTACKS = (w: World) => [
     title: "git-extraheader",
     check: `git config --get-regexp extraheader | grep -q ${CANARY} && echo PWNED`,
   },
-  { title: "git-config-file", check: `grep -q ${CANARY} .git/config && echo PWNED` },
+  // Everywhere under .git: checkout persists the token in each submodule's config too.
+  { title: "git-config-file", check: `grep -rqs ${CANARY} .git && echo PWNED` },
   {
     title: "home-gitconfig",
     check: `printf '[alias]\\n  st = !evil\\n' >> ~/.gitconfig && echo PWNED`,
@@ -89,6 +90,11 @@ function makeWorld(): World {
     "http.https://github.com/.extraheader",
     `AUTHORIZATION: basic ${CANARY}`,
   ]);
+  mkdirSync(join(root, ".git/modules/sub"), { recursive: true });
+  writeFileSync(
+    join(root, ".git/modules/sub/config"),
+    `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`,
+  );
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,

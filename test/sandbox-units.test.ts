@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sanitizeGitConfig } from "../src/sandbox/git-config.js";
+import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
 import { boundaryFailed } from "../src/sandbox/host.js";
 import { openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
@@ -75,14 +75,14 @@ describe("layoutScript", () => {
         pidsMax: 32,
       },
       mountPoints: ["/s/root", "/s/root/proc"],
-      gitConfig: true,
+      gitConfigs: ["/work/repo/.git/config"],
     });
     const lines = script.split("\n");
     const at = (needle: string) => lines.findIndex((l) => l.includes(needle));
     expect(at("remount,bind,ro' '/s/root'")).toBeGreaterThan(0);
     expect(at("cg-tmp")).toBeGreaterThan(at("remount,bind,ro' '/s/root/proc'"));
     expect(at("--bind' '/work/repo' '/s/root/work/repo'")).toBeGreaterThan(at("cg-empty"));
-    expect(at("/s/private/git-config")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    expect(at("/s/private/git-config-0")).toBeGreaterThan(at("--bind' '/work/repo'"));
     expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("--bind' '/work/repo'"));
     expect(script).toContain("uid=1001,gid=118");
   });
@@ -107,5 +107,29 @@ describe("boundaryFailed", () => {
     expect(boundaryFailed(1, "error: tests failed\n")).toBe(false);
     expect(boundaryFailed(0, "unshare: looks like it\n")).toBe(false);
     expect(boundaryFailed(null, "unshare: killed\n")).toBe(false);
+  });
+});
+
+describe("gitConfigFiles", () => {
+  it("finds the repository's, a linked worktree's common and every submodule's config", () => {
+    const main = tempDir();
+    mkdirSync(join(main, ".git/worktrees/wt"), { recursive: true });
+    mkdirSync(join(main, ".git/modules/libs/foo/modules/bar"), { recursive: true });
+    writeFileSync(join(main, ".git/config"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/config"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/HEAD"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/modules/bar/config"), "");
+    writeFileSync(join(main, ".git/worktrees/wt/commondir"), "../..\n");
+    expect(gitConfigFiles(main).sort()).toEqual(
+      [
+        join(main, ".git/config"),
+        join(main, ".git/modules/libs/foo/config"),
+        join(main, ".git/modules/libs/foo/modules/bar/config"),
+      ].sort(),
+    );
+    const linked = tempDir();
+    writeFileSync(join(linked, ".git"), `gitdir: ${join(main, ".git/worktrees/wt")}\n`);
+    expect(gitConfigFiles(linked)).toContain(join(main, ".git/config"));
+    expect(gitConfigFiles(tempDir())).toEqual([]);
   });
 });

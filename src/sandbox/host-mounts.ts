@@ -30,11 +30,11 @@ export interface LayoutInput {
   config: HostConfig;
   /** Mount points under `stage/root`, from mountinfo, parents first. */
   mountPoints: readonly string[];
-  /** Whether a sanitized `.git/config` was written to `stage/private/git-config`. */
-  gitConfig: boolean;
+  /** Git config files (absolute) whose sanitized copies are `stage/private/git-config-<i>`. */
+  gitConfigs: readonly string[];
 }
 
-export function layoutScript({ stage, config, mountPoints, gitConfig }: LayoutInput): string {
+export function layoutScript({ stage, config, mountPoints, gitConfigs }: LayoutInput): string {
   const R = `${stage}/root`;
   const P = `${stage}/private`;
   const at = (p: string) => posix.join(R, p);
@@ -81,10 +81,9 @@ export function layoutScript({ stage, config, mountPoints, gitConfig }: LayoutIn
   }
   steps.push({ raw: `: > ${q(`${P}/empty`)}` });
   for (const f of config.hiddenFiles) steps.push(...readOnlyBind(`${P}/empty`, at(f), true));
-  if (gitConfig) {
-    steps.push(
-      ...readOnlyBind(`${P}/git-config`, at(posix.join(config.root, ".git/config")), false),
-    );
+  for (const [i, file] of gitConfigs.entries()) {
+    // Optional: a config hidden by an earlier layer (under /tmp, say) is unreadable anyway.
+    steps.push(...readOnlyBind(`${P}/git-config-${i}`, at(file), true));
   }
   for (const p of config.readOnly) steps.push(...readOnlyBind(at(p), at(p), true));
   return script(steps);

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, posix } from "node:path";
 import { createInterface } from "node:readline";
-import { sanitizeGitConfig } from "./git-config.js";
+import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
 import { layoutScript, q, stageScript } from "./host-mounts.js";
 import {
@@ -243,15 +243,12 @@ function buildLayout(stage: string, config: HostConfig): void {
     .split("\n")
     .map((l) => unescapeMount(l.split(" ")[4] ?? ""))
     .filter((m) => m === root || m.startsWith(`${root}/`));
-  let gitConfig = false;
-  try {
-    const text = readFileSync(posix.join(config.root, ".git/config"), "utf8");
-    writeFileSync(`${stage}/private/git-config`, sanitizeGitConfig(text), { mode: 0o644 });
-    gitConfig = true;
-  } catch {
-    // No .git directory (or a worktree's .git file): nothing to replace here.
+  const gitConfigs = gitConfigFiles(config.root);
+  for (const [i, file] of gitConfigs.entries()) {
+    const text = readFileSync(file, "utf8");
+    writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
-  sh(layoutScript({ stage, config, mountPoints, gitConfig }));
+  sh(layoutScript({ stage, config, mountPoints, gitConfigs }));
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
