@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseInputs } from "../src/action/inputs.js";
 import type { ProcessOptions } from "../src/process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
@@ -167,6 +168,30 @@ describe("where the boundary comes from", () => {
     expect(refused.kind === "boundary" && refused.reason).toMatch(/sandbox: required.*Fix:/);
     expect(existsSync(join(root, "RAN"))).toBe(false);
   }, 60_000);
+});
+
+describe("settings", () => {
+  it("rejects an unknown --sandbox mode and a bad --check-memory-mb as usage errors", async () => {
+    const root = tempDir();
+    const mode = await runCli(["run", "--root", root, "--sandbox", "maybe"], root);
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain("--sandbox 'maybe' is not one of auto, required, off");
+    const memory = await runCli(["run", "--root", root, "--check-memory-mb", "0"], root);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toContain("--check-memory-mb '0' is not a positive integer");
+  });
+
+  it("reads the sandbox and check-memory-mb inputs, defaults from action.yml", () => {
+    const get = (inputs: Record<string, string>) => (n: string) =>
+      ({ "github-token": "t", ...inputs })[n] ?? "";
+    const ok = parseInputs(get({}), {});
+    expect(ok.ok && ok.settings).toMatchObject({ sandbox: "auto", checkMemoryMb: 4096 });
+    const bad = parseInputs(get({ sandbox: "maybe", "check-memory-mb": "lots" }), {});
+    expect(bad.ok ? [] : bad.errors).toEqual([
+      "Input 'sandbox' is 'maybe'. Allowed values: auto, required, off.",
+      "Input 'check-memory-mb' is 'lots'. Expected a whole number from 1 to 1048576.",
+    ]);
+  });
 });
 
 describe("sandbox: required through the CLI", () => {
