@@ -193,6 +193,11 @@ function hostConfig(opts: SandboxOptions): HostConfig {
   const runnerTemp = real(env.RUNNER_TEMP);
   const hiddenDirs = new Set(files.map((f) => dirname(f)));
   if (runnerTemp) hiddenDirs.add(join(runnerTemp, "_runner_file_commands"));
+  // The runner's credentials and logs, not its whole directory: on self-hosted
+  // runners the tool cache (setup-node, setup-go) lives beside them.
+  const runner = runnerRoot(process.execPath);
+  if (runner) hiddenDirs.add(join(runner, "_diag"));
+  const secretFiles = runner ? RUNNER_SECRETS.map((f) => join(runner, f)) : [];
   const home = real(env.HOME);
   const root = realpathSync(opts.root);
   // A protected path that holds the tree (the gate checking its own repository,
@@ -207,21 +212,21 @@ function hostConfig(opts: SandboxOptions): HostConfig {
     gid: process.getgid?.() ?? 0,
     ...(home !== undefined && { home }),
     // Parents first: a later tmpfs may need a mount point inside an earlier one.
-    emptyDirs: [runnerRoot(process.execPath), runnerTemp]
-      .filter((p): p is string => p !== undefined)
-      .sort((a, b) => a.length - b.length),
+    emptyDirs: runnerTemp ? [runnerTemp] : [],
     hiddenDirs: [...hiddenDirs],
-    hiddenFiles: files,
+    hiddenFiles: [...files, ...secretFiles],
     readOnly: protect,
     memoryMb: opts.memoryMb,
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
   };
 }
 
+/** The runner's registration and credential files, in its own directory. */
+const RUNNER_SECRETS = [".credentials", ".credentials_rsaparams", ".runner", ".env"];
+
 /**
  * The Actions runner's own directory, found from the node it gave the action
- * (`<runner>/externals/node24/bin/node`): it holds the runner's credentials
- * and diagnostic logs, so checks see it empty.
+ * (`<runner>/externals/node24/bin/node`).
  */
 export function runnerRoot(execPath: string): string | undefined {
   return /^(\/.+)\/externals\/node\d*\/bin\/node$/.exec(execPath)?.[1];
