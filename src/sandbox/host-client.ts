@@ -10,6 +10,8 @@ import {
   type Limit,
 } from "./protocol.js";
 
+const START_TIMEOUT_MS = 60_000;
+
 interface Pending {
   collector: OutputCollector;
   settle: (end: ProcessEnd) => void;
@@ -37,7 +39,12 @@ export class HostConnection {
 
   /** Starts `argv` (the launcher, unshare and the host entry) and waits for it to be ready. */
   static start(argv: readonly string[], config: HostConfig): Promise<HostStart> {
-    return new Promise((resolve) => {
+    return new Promise((settle) => {
+      let deadline: NodeJS.Timeout | undefined;
+      const resolve = (r: HostStart) => {
+        clearTimeout(deadline);
+        settle(r);
+      };
       let child: ChildProcess;
       try {
         child = spawn(argv[0]!, [...argv.slice(1), JSON.stringify(config)], {
@@ -51,6 +58,18 @@ export class HostConnection {
       const conn = new HostConnection(child, config.memoryMb, config.pidsMax);
       let stderr = "";
       let started = false;
+      // A host that never reports (a mount stuck on a dead network file system)
+      // must not hang the gate: give up, and the run goes on without it.
+      deadline = setTimeout(() => {
+        if (started) return;
+        // Under sudo the host is root's: closing its pipe is what it obeys.
+        child.stdin?.end();
+        child.kill("SIGKILL");
+        resolve({
+          ok: false,
+          error: `the sandbox host did not start within ${START_TIMEOUT_MS / 1000} s`,
+        });
+      }, START_TIMEOUT_MS);
       child.stderr?.on("data", (d: Buffer) => {
         if (stderr.length < 4000) stderr += d.toString("utf8");
       });

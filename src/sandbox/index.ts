@@ -107,7 +107,12 @@ async function findBoundary(
   if (!opts.hostCommand) return { ok: false, error: "this build cannot start a sandbox host" };
   const unshare = ["/usr/bin/unshare", "/bin/unshare"].find((p) => existsSync(p));
   if (!unshare) return { ok: false, error: "util-linux unshare is not installed" };
-  const config = hostConfig(opts);
+  let config: HostConfig;
+  try {
+    config = hostConfig(opts);
+  } catch (e) {
+    return { ok: false, error: `cannot describe the boundary: ${(e as Error).message}` };
+  }
   const root = process.getuid?.() === 0 && opts.sudo === undefined;
   const launcher = root ? [] : [opts.sudo ?? "sudo", "-n", "--"];
   const mechanism = root ? "namespaces (root)" : "namespaces (sudo -n)";
