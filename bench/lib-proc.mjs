@@ -22,6 +22,20 @@ export function runGateOnce(args, { cwd } = {}) {
   );
 }
 
+/** `contract-gate run` over `root` without write-back, `parallel` lanes, a sandbox mode. */
+export function runArgs(root, parallel, sandbox) {
+  return [
+    "run",
+    "--root",
+    root,
+    "--no-write",
+    "--max-parallel",
+    String(parallel),
+    "--sandbox",
+    sandbox,
+  ];
+}
+
 /** The baseline: a Node module that spawns `true` `count` times, `parallel` at a time. */
 export function spawnLoopSource(count, parallel) {
   return `

@@ -11,6 +11,7 @@ import {
   ms,
   planContract,
   planHash,
+  runArgs,
   runGateOnce,
   runNodeOnce,
   spawnLoopSource,
@@ -45,16 +46,7 @@ try {
   }
 
   // Unsandboxed: the sandbox's own price is measured in sandbox.mjs.
-  const args = [
-    "run",
-    "--root",
-    root,
-    "--no-write",
-    "--max-parallel",
-    String(PARALLEL),
-    "--sandbox",
-    "off",
-  ];
+  const args = runArgs(root, PARALLEL, "off");
   // Once with --json, to make sure every check really ran and passed.
   const probe = await runGateOnce([...args, "--json"]);
   const outcomes = checkOutcomes(JSON.parse(probe.stdout));

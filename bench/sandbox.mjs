@@ -12,6 +12,7 @@ import {
   ms,
   planContract,
   planHash,
+  runArgs,
   runGateOnce,
   runNodeOnce,
   spawnLoopSource,
@@ -38,16 +39,7 @@ try {
     join(root, ".planning/phase-1-contract.json"),
     planContract(1, planHash(plan), verifications),
   );
-  const args = (sandbox) => [
-    "run",
-    "--root",
-    root,
-    "--no-write",
-    "--max-parallel",
-    String(PARALLEL),
-    "--sandbox",
-    sandbox,
-  ];
+  const args = (sandbox) => runArgs(root, PARALLEL, sandbox);
 
   // Every check must really run and pass, and the sandboxed run must really be sandboxed.
   const probe = await runGateOnce([...args("required"), "--json"]);
