@@ -60,6 +60,11 @@ const ATTACKS = (w: World) => [
   },
   { title: "outside-tree", check: `echo evil >> ${w.outside} && echo PWNED` },
   {
+    // Root's device nodes (a capability-less root still owns them): disks, kvm, the kernel log.
+    title: "root-devices",
+    check: `for d in /dev/kvm /dev/loop0 /dev/vda /dev/sda /dev/nvme0n1 /dev/kmsg; do if [ -e "$d" ] && : < "$d" 2>/dev/null; then echo PWNED; break; fi; done`,
+  },
+  {
     title: "setsid-daemon",
     // It reports once it has left the check's session, so the positive control cannot lose a race.
     check: `setsid bash -c 'touch .daemon-up; exec -a ${TAG} sleep 300' </dev/null >/dev/null 2>&1 & while [ ! -e .daemon-up ]; do sleep 0.05; done; echo PWNED`,
@@ -210,6 +215,11 @@ describe("attacks from a contract's commands", () => {
     expect(on.status["home-gitconfig"]).toBe("met");
     expect(on.status["outside-tree"]).toBe("unmet");
     expect(snapshot(onWorld)).toEqual(onBefore);
+  });
+
+  it("cannot open the machine's device nodes (disks, kvm, the kernel log)", () => {
+    expect(off.status["root-devices"]).toBe("met");
+    expect(on.status["root-devices"]).toBe("unmet");
   });
 
   it("leaves no setsid daemon running after its check", () => {

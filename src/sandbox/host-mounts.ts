@@ -8,7 +8,8 @@ import type { HostConfig } from "./protocol.js";
  * - `R` (`stage/root`) is a recursive bind of `/`, every mount read-only, so
  *   nothing outside the working tree changes as later steps see it, whatever
  *   uid the check has (a capability-less root still owns root's files);
- * - fresh tmpfs on `/tmp` and `/dev/shm`, an overlay on `$HOME` whose writes
+ * - a minimal `/dev` (no disks, consoles or kvm: a capability-less root still
+ *   owns root's device nodes), fresh tmpfs on `/tmp` and `/dev/shm`, an overlay on `$HOME` whose writes
  *   land in a throw-away layer (caches work, dotfiles stay as they were);
  * - `RUNNER_TEMP` empty, file-command directories empty and read-only;
  * - the working tree bound read-write, its `.git/config` replaced by a
@@ -46,10 +47,7 @@ export function layoutScript({ stage, config, mountPoints, gitConfigs }: LayoutI
       : ["mount", "-o", "remount,bind,ro", m],
   );
   steps.push(["mount", "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-tmp", at("/tmp")]);
-  steps.push({
-    when: at("/dev/shm"),
-    run: ["mount", "-t", "tmpfs", "-o", "mode=1777", "cg-shm", at("/dev/shm")],
-  });
+  steps.push(...minimalDev(at("/dev")));
   if (config.home !== undefined && config.home !== "/") {
     const up = `${P}/home-up`;
     const work = `${P}/home-work`;
@@ -90,6 +88,31 @@ export function layoutScript({ stage, config, mountPoints, gitConfigs }: LayoutI
 }
 
 type Step = string[] | { when: string; run: string[] } | { raw: string };
+
+/** The devices programs expect, as bubblewrap's `--dev` gives them, and nothing else. */
+const DEVICES = ["null", "zero", "full", "random", "urandom", "tty"];
+
+function minimalDev(dev: string): Step[] {
+  const steps: Step[] = [["mount", "-t", "tmpfs", "-o", "mode=0755,nosuid,noexec", "cg-dev", dev]];
+  for (const d of DEVICES) {
+    steps.push({ raw: `: > ${q(`${dev}/${d}`)}` }, ["mount", "--bind", `/dev/${d}`, `${dev}/${d}`]);
+  }
+  steps.push(["mkdir", `${dev}/shm`, `${dev}/pts`]);
+  steps.push(["mount", "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-shm", `${dev}/shm`]);
+  // A private pty instance for tools that need a terminal; none is fine too.
+  steps.push({
+    raw: `mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 cg-pts ${q(`${dev}/pts`)} 2>/dev/null && ln -s pts/ptmx ${q(`${dev}/ptmx`)} || true`,
+  });
+  for (const [name, target] of [
+    ["fd", "/proc/self/fd"],
+    ["stdin", "/proc/self/fd/0"],
+    ["stdout", "/proc/self/fd/1"],
+    ["stderr", "/proc/self/fd/2"],
+  ] as const) {
+    steps.push(["ln", "-s", target, `${dev}/${name}`]);
+  }
+  return steps;
+}
 
 /** A mount point that a tmpfs laid down earlier (on /tmp, say) may have hidden. */
 function ensureDir(path: string): Step {
