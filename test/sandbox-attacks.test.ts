@@ -60,6 +60,12 @@ const ATTACKS = (w: World) => [
   },
   { title: "outside-tree", check: `echo evil >> ${w.outside} && echo PWNED` },
   {
+    // Writes back the current value: harmless as a control, and proof that core_pattern
+    // (a program the kernel runs as root on the machine) was the check's to set.
+    title: "sysctl",
+    check: `v=$(cat /proc/sys/kernel/core_pattern) && printf '%s\\n' "$v" > /proc/sys/kernel/core_pattern && echo PWNED`,
+  },
+  {
     // Root's device nodes (a capability-less root still owns them): disks, kvm, the kernel log.
     title: "root-devices",
     check: `for d in /dev/kvm /dev/loop0 /dev/vda /dev/sda /dev/nvme0n1 /dev/kmsg; do if [ -e "$d" ] && : < "$d" 2>/dev/null; then echo PWNED; break; fi; done`,
@@ -215,6 +221,11 @@ describe("attacks from a contract's commands", () => {
     expect(on.status["home-gitconfig"]).toBe("met");
     expect(on.status["outside-tree"]).toBe("unmet");
     expect(snapshot(onWorld)).toEqual(onBefore);
+  });
+
+  it("cannot set kernel.core_pattern (or any sysctl) through its own /proc", () => {
+    expect(off.status.sysctl).toBe("met");
+    expect(on.status.sysctl).toBe("unmet");
   });
 
   it("cannot open the machine's device nodes (disks, kvm, the kernel log)", () => {

@@ -123,6 +123,7 @@ export function runSandboxHost(rawConfig: string): void {
       `--root=${root}`,
       `--wd=${cwd}`,
       "--",
+      ...(config.uid === 0 ? ROOT_PROC_GUARD : []),
       tools.setpriv,
       `--reuid=${config.uid}`,
       `--regid=${config.gid}`,
@@ -207,6 +208,22 @@ export function runSandboxHost(rawConfig: string): void {
 }
 
 const SELF = "contract-gate-sandbox";
+
+/**
+ * When checks run as root (the gate does), the fresh /proc is theirs to
+ * write: a capability-less root still owns /proc/sys (kernel.core_pattern
+ * runs a program as root on the machine) and /proc/sysrq-trigger. So, as
+ * root inside the new namespaces and before setpriv drops everything, both
+ * are bound read-only. Other uids cannot write them at all, and skip this.
+ */
+const ROOT_PROC_GUARD = [
+  "/bin/sh",
+  "-c",
+  `mount --bind -o ro /proc/sys /proc/sys || { echo '${SELF}: cannot protect /proc/sys' >&2; exit 125; }
+if [ -e /proc/sysrq-trigger ]; then mount --bind -o ro /proc/sysrq-trigger /proc/sysrq-trigger || { echo '${SELF}: cannot protect /proc/sysrq-trigger' >&2; exit 125; }; fi
+exec "$@"`,
+  "sh",
+];
 
 /**
  * Whether the layers before the command failed. Each of them (the cgroup
