@@ -219,12 +219,25 @@ function hostConfig(opts: SandboxOptions): HostConfig {
     // Parents first: a later tmpfs may need a mount point inside an earlier one.
     emptyDirs: runnerTemp ? [runnerTemp] : [],
     hiddenDirs: [...hiddenDirs],
-    hiddenFiles: [...files, ...secretFiles],
+    hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS],
     readOnly: protect,
     memoryMb: opts.memoryMb,
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
   };
 }
+
+/**
+ * Sockets whose servers trust uid 0 (systemd runs units for it, Docker is
+ * root): a check running as capability-less root would otherwise connect
+ * and leave. Replaced by empty files, so a connect is refused.
+ */
+const ROOT_SOCKETS = [
+  "/run/systemd/private",
+  "/run/dbus/system_bus_socket",
+  "/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+];
 
 /** The runner's registration and credential files, in its own directory. */
 const RUNNER_SECRETS = [".credentials", ".credentials_rsaparams", ".runner", ".env"];
