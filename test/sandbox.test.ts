@@ -4,7 +4,15 @@
  * and nothing surviving a SIGKILLed gate.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseInputs } from "../src/action/inputs.js";
@@ -117,6 +125,47 @@ describe("signals", () => {
       }
     } finally {
       process.off("SIGUSR2", count);
+    }
+  }, 60_000);
+});
+
+describe("as the runner's own user (what GitHub-hosted runners get through sudo -n)", () => {
+  it("runs as that uid with a writable private home; setuid binaries give no privilege (they do when off)", async () => {
+    const root = tempDir();
+    chmodSync(root, 0o777);
+    const home = tempDir("cg-home-");
+    chownSync(home, 65534, 65534);
+    // A setuid-root program, as sudo is: it runs as root for anyone, unless no_new_privs.
+    copyFileSync("/usr/bin/id", join(root, "suid-id"));
+    chmodSync(join(root, "suid-id"), 0o4755);
+    const script =
+      "id -u; ./suid-id -u; touch ~/cache-file && echo home-ok; touch made-here && echo tree-ok";
+    const off = await openSandbox(options(root, { mode: "off" }));
+    const asNobody = [
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      "--",
+      "bash",
+      "-c",
+      script,
+    ];
+    const control = await off.run({ ...bash(root, script), file: "setpriv", args: asNobody });
+    expect(control.stdout.split("\n").slice(0, 2)).toEqual(["65534", "0"]);
+
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+    const sandbox = await openSandbox({
+      ...options(root, { user: { uid: 65534, gid: 65534 } }),
+      env,
+    });
+    try {
+      const run = await sandbox.run({ ...bash(root, script), env });
+      expect(run.stdout).toBe("65534\n65534\nhome-ok\ntree-ok\n");
+      expect(statSync(join(root, "made-here")).uid).toBe(65534);
+      // The private home took the write; the real one is untouched.
+      expect(existsSync(join(home, "cache-file"))).toBe(false);
+    } finally {
+      sandbox.close();
     }
   }, 60_000);
 });

@@ -45,6 +45,8 @@ export interface SandboxOptions {
   protect?: readonly string[];
   /** Start the host through this `sudo` (default: `sudo`, and only when not root). */
   sudo?: string;
+  /** Run checks as this user rather than the gate's own (tests: the non-root path on a root machine). */
+  user?: { uid: number; gid: number };
 }
 
 export interface Sandbox {
@@ -213,8 +215,8 @@ function hostConfig(opts: SandboxOptions): HostConfig {
     .filter((p): p is string => p !== undefined && p !== root && !root.startsWith(`${p}/`));
   return {
     root,
-    uid: process.getuid?.() ?? 0,
-    gid: process.getgid?.() ?? 0,
+    uid: opts.user?.uid ?? process.getuid?.() ?? 0,
+    gid: opts.user?.gid ?? process.getgid?.() ?? 0,
     ...(home !== undefined && { home }),
     // Parents first: a later tmpfs may need a mount point inside an earlier one.
     emptyDirs: runnerTemp ? [runnerTemp] : [],
