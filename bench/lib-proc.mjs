@@ -22,6 +22,35 @@ export function runGateOnce(args, { cwd } = {}) {
   );
 }
 
+/** `contract-gate run` over `root` without write-back, `parallel` lanes, a sandbox mode. */
+export function runArgs(root, parallel, sandbox) {
+  return [
+    "run",
+    "--root",
+    root,
+    "--no-write",
+    "--max-parallel",
+    String(parallel),
+    "--sandbox",
+    sandbox,
+  ];
+}
+
+/** The baseline: a Node module that spawns `true` `count` times, `parallel` at a time. */
+export function spawnLoopSource(count, parallel) {
+  return `
+import { spawn } from "node:child_process";
+let next = 0;
+const one = () => new Promise((resolve, reject) => {
+  const child = spawn("true", []);
+  child.on("error", reject);
+  child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error("exit " + code))));
+});
+const lane = async () => { while (next < ${count}) { next++; await one(); } };
+await Promise.all(Array.from({ length: ${parallel} }, lane));
+`;
+}
+
 /** Run an ES-module script in a fresh Node process once, with the same RSS probe. */
 export function runNodeOnce(source, { cwd } = {}) {
   return timed(process.execPath, ["--input-type=module", "-e", `${RSS_PROBE}\n${source}`], { cwd });

@@ -11,8 +11,10 @@ import {
   ms,
   planContract,
   planHash,
+  runArgs,
   runGateOnce,
   runNodeOnce,
+  spawnLoopSource,
 } from "./lib-proc.mjs";
 
 const CHECKS = 500;
@@ -43,7 +45,8 @@ try {
     );
   }
 
-  const args = ["run", "--root", root, "--no-write", "--max-parallel", String(PARALLEL)];
+  // Unsandboxed: the sandbox's own price is measured in sandbox.mjs.
+  const args = runArgs(root, PARALLEL, "off");
   // Once with --json, to make sure every check really ran and passed.
   const probe = await runGateOnce([...args, "--json"]);
   const outcomes = checkOutcomes(JSON.parse(probe.stdout));
@@ -54,17 +57,7 @@ try {
     );
   }
 
-  const loop = `
-import { spawn } from "node:child_process";
-let next = 0;
-const one = () => new Promise((resolve, reject) => {
-  const child = spawn("true", []);
-  child.on("error", reject);
-  child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error("exit " + code))));
-});
-const lane = async () => { while (next < ${CHECKS}) { next++; await one(); } };
-await Promise.all(Array.from({ length: ${PARALLEL} }, lane));
-`;
+  const loop = spawnLoopSource(CHECKS, PARALLEL);
   // Interleaved, so a busy machine slows both sides alike.
   let gate;
   let base;

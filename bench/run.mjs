@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 
 await import("./validate.mjs");
 await import("./run-commands.mjs");
+await import("./sandbox.mjs");
 await import("./grep.mjs");
 // The action bench drives the TypeScript API stand-in from test/, so it runs through tsx.
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));

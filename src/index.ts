@@ -1,9 +1,12 @@
+import { dirname } from "node:path";
 import { coreIO, corePostIO, isPostStep, markMainStep } from "./action/core-io.js";
 import { runAction } from "./action/main.js";
 import { runPost } from "./action/post.js";
 import { createGitHubApi } from "./github/adapter.js";
 import { createOctokit } from "./github/client.js";
 import type { RepoRef } from "./github/types.js";
+import { runSandboxHost } from "./sandbox/host.js";
+import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
 
 // The action entry point: the main step runs the gate; the post step (which
 // also runs after a cancellation) completes a check run the gate left open.
@@ -13,10 +16,23 @@ const github = (token: string, repo: RepoRef, baseUrl: string) =>
 function step(): Promise<void> {
   if (isPostStep()) return runPost(corePostIO(), process.env, github);
   markMainStep();
-  return runAction({ io: coreIO(), env: process.env, github });
+  return runAction({
+    io: coreIO(),
+    env: process.env,
+    github,
+    sandboxHost: [process.execPath, ...process.execArgv, process.argv[1]!, SANDBOX_HOST_ARG],
+    // dist/index.js → the action's root: a check must not rewrite what the post step runs.
+    protect: [dirname(dirname(process.argv[1]!))],
+  });
 }
 
-step().catch((e: unknown) => {
-  process.exitCode = 1;
-  process.stdout.write(`::error::contract-gate failed unexpectedly: ${(e as Error).message}\n`);
-});
+// The same bundle is the sandbox host when started with its argument (see src/sandbox/).
+if (process.argv[2] === SANDBOX_HOST_ARG) runSandboxHost(process.argv.at(-1) ?? "");
+else runStep();
+
+function runStep(): void {
+  step().catch((e: unknown) => {
+    process.exitCode = 1;
+    process.stdout.write(`::error::contract-gate failed unexpectedly: ${(e as Error).message}\n`);
+  });
+}

@@ -589,7 +589,8 @@ async function inProcess(
   });
   payload.pull_request.changed_files = typeof contract === "string" ? 1 : repo.files.length;
   writeFileSync(eventPath, JSON.stringify(payload));
-  const io = fakeIO({ "github-token": "tok", ...opts.inputs });
+  // No sandbox host in-process: `off` keeps the warnings these tests count to their own.
+  const io = fakeIO({ "github-token": "tok", sandbox: "off", ...opts.inputs });
   await runAction({
     io,
     env: {
@@ -687,6 +688,31 @@ describe("runAction (in-process, fake API)", () => {
     const io = await inProcess(GREEN, api, { inputs: { comment: "on-failure" } });
     expect(api.calls).toEqual(["listPullFiles", "startCheckRun", "completeCheckRun success"]);
     expect(io.outputs["comment-url"]).toBe("");
+  });
+
+  it("sandbox: auto without a boundary warns at the top of the log, check run, comment and summary", async () => {
+    const seen: Record<string, string> = {};
+    const api = fakeApi({
+      completeCheckRun: async (_id, args) => {
+        seen.checkRun = args.output.summary;
+      },
+      upsertStickyComment: async (args) => {
+        seen.comment = args.body;
+        return { action: "created", url: "https://c", deletedDuplicates: 0 };
+      },
+    });
+    // No sandbox host in-process: auto finds no boundary.
+    const io = await inProcess(GREEN, api, { inputs: { sandbox: "auto" } });
+    expect(io.warnings[0]).toContain("Commands ran UNSANDBOXED");
+    for (const text of [seen.checkRun!, seen.comment!, io.summary]) {
+      const top = text.split("\n").slice(0, 5).join("\n");
+      expect(top).toContain("[!WARNING]");
+      expect(top).toContain("UNSANDBOXED");
+    }
+    const off = await inProcess(GREEN, fakeApi(), { inputs: { sandbox: "off" } });
+    expect(off.warnings).toEqual([]);
+    expect(off.summary).not.toContain("[!WARNING]");
+    expect(off.summary).toContain("Sandbox: off");
   });
 });
 

@@ -24,6 +24,8 @@ const INPUTS = [
   "max-parallel",
   "timeout-seconds",
   "working-directory",
+  "sandbox",
+  "check-memory-mb",
 ];
 const OUTPUTS = [
   "conclusion",

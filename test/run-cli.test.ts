@@ -179,7 +179,7 @@ describe("run: exit codes and output", () => {
 
   it("exits 0 when nothing blocks and 1 when anything does", async () => {
     const ok = mixed();
-    const pass = await runCli(["run", "--root", ok, "--no-write"], ok);
+    const pass = await runCli(["run", "--root", ok, "--no-write", "--sandbox", "off"], ok);
     expect(pass.stderr).toBe("");
     expect(pass.code).toBe(0);
     expect(pass.stdout).toMatch(
@@ -310,7 +310,7 @@ describe("run interrupted", () => {
     let stdout = "";
     let stderr = "";
     try {
-      const code = await main(["run", "--root", root], {
+      const code = await main(["run", "--root", root, "--sandbox", "off"], {
         stdout: (t) => {
           stdout += t;
         },

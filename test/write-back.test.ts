@@ -62,8 +62,12 @@ function expectedAfterRun(source: string): string {
   return replaced;
 }
 
+// In-process there is no sandbox host: `off` keeps stderr free of the unsandboxed warning.
 async function run(root: string, ...args: string[]) {
-  return runCli(["run", "--root", root, "--timeout-seconds", "1", ...args], root);
+  return runCli(
+    ["run", "--root", root, "--timeout-seconds", "1", "--sandbox", "off", ...args],
+    root,
+  );
 }
 
 describe("run writes outcomes back", () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_CHECK_MEMORY_MB, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
 
 /** Every input of action.yml, read and validated once before any work. */
 export interface ActionSettings {
@@ -28,6 +29,10 @@ export interface ActionSettings {
   timeoutSeconds: number;
   /** Absolute repository root the contracts live in. */
   workingDirectory: string;
+  /** Where commands run: the namespace sandbox when available (`auto`), always (`required`), never (`off`). */
+  sandbox: SandboxMode;
+  /** Memory cap of each sandboxed check, MiB. */
+  checkMemoryMb: number;
 }
 
 /** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
@@ -40,6 +45,8 @@ export const INPUT_DEFAULTS = {
   "untrusted-commands": "block",
   "require-oracles": "false",
   "timeout-seconds": "120",
+  sandbox: "auto",
+  "check-memory-mb": String(DEFAULT_CHECK_MEMORY_MB),
 } as const;
 
 const TRUE = ["true", "True", "TRUE"];
@@ -123,6 +130,8 @@ export function parseInputs(
     maxParallel: positive("max-parallel", availableParallelism(), 256),
     timeoutSeconds: positive("timeout-seconds", 120, 6 * 3600),
     workingDirectory: wd === "" ? workspace : resolve(workspace, wd),
+    sandbox: oneOf("sandbox", SANDBOX_MODES),
+    checkMemoryMb: positive("check-memory-mb", DEFAULT_CHECK_MEMORY_MB, 1024 * 1024),
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }

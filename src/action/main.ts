@@ -14,7 +14,9 @@ import { renderMarkdown } from "../report/markdown.js";
 import { plain } from "../report/paint.js";
 import { runReportJson } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import { type CommandPolicy, runContracts } from "../run/engine.js";
+import { type CommandPolicy, type EngineResult, runContracts } from "../run/engine.js";
+import { describeSandbox } from "../sandbox/describe.js";
+import { openSandbox } from "../sandbox/index.js";
 import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.js";
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
@@ -41,6 +43,10 @@ export interface ActionDeps {
   io: ActionIO;
   env: NodeJS.ProcessEnv;
   github: (token: string, repo: RepoRef, baseUrl: string) => GitHubApi;
+  /** How to start the sandbox host (`[node, script, SANDBOX_HOST_ARG]`); none: no sandbox. */
+  sandboxHost?: readonly string[];
+  /** The action's own files: read-only for commands. */
+  protect?: readonly string[];
 }
 
 /** Budgets: GitHub's check-run output limit, and a comment well under its 65,536. */
@@ -58,7 +64,13 @@ const STEP_ERROR_ANNOTATIONS = 10;
  * job summary, outputs. The step's pass/fail follows the contracts; a
  * reporting failure is a warning, never a verdict change.
  */
-export async function runAction({ io, env, github }: ActionDeps): Promise<void> {
+export async function runAction({
+  io,
+  env,
+  github,
+  sandboxHost,
+  protect,
+}: ActionDeps): Promise<void> {
   const parsed = parseInputs((n) => io.getInput(n), env);
   if (!parsed.ok) {
     io.setFailed(`contract-gate: invalid inputs:\n- ${parsed.errors.join("\n- ")}`);
@@ -173,29 +185,47 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
     }
   }
 
-  let lastProgress = Date.now();
-  const result = await runContracts(contracts, {
+  const sandbox = await openSandbox({
+    mode: settings.sandbox,
     root,
-    maxParallel: settings.maxParallel,
-    requireOracles: settings.requireOracles,
-    oracleTimeoutMs: settings.timeoutSeconds * 1000,
-    regexTimeoutMs: 10_000,
-    env: credentialFreeEnv(env),
-    commands,
-    onProgress: (p) => {
-      if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
-      lastProgress = Date.now();
-      io.info(
-        `[${p.done}/${p.total}] checks done${p.running.length ? `; running ${p.running.length}` : ""}`,
-      );
-    },
+    env,
+    hostCommand: sandboxHost,
+    memoryMb: settings.checkMemoryMb,
+    ...(protect && { protect }),
   });
+  const sandboxText = describeSandbox(sandbox.info);
+  io.info(sandboxText.line);
+  if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+
+  let lastProgress = Date.now();
+  let result: EngineResult;
+  try {
+    result = await runContracts(contracts, {
+      root,
+      maxParallel: settings.maxParallel,
+      requireOracles: settings.requireOracles,
+      oracleTimeoutMs: settings.timeoutSeconds * 1000,
+      regexTimeoutMs: 10_000,
+      env: credentialFreeEnv(env),
+      runProcess: sandbox.run,
+      commands,
+      onProgress: (p) => {
+        if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
+        lastProgress = Date.now();
+        io.info(
+          `[${p.done}/${p.total}] checks done${p.running.length ? `; running ${p.running.length}` : ""}`,
+        );
+      },
+    });
+  } finally {
+    sandbox.close();
+  }
   const { summary } = result;
   const outcomes = result.contracts;
   io.untrusted(renderTerminal(summary, outcomes, plain));
 
   // The JSON report, for later steps.
-  const json = runReportJson(summary, outcomes);
+  const json = runReportJson(summary, outcomes, sandbox.info);
   const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");
   const reportPath = join(
     reportDir,
@@ -227,6 +257,7 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
             part: "summary",
             title: settings.checkName,
             removed,
+            sandbox: sandboxText,
           }),
           text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
           annotations,
@@ -249,6 +280,7 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
             budget: COMMENT_BUDGET,
             title: settings.checkName,
             removed,
+            sandbox: sandboxText,
             footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
           }),
       });
@@ -286,6 +318,7 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
         budget: SUMMARY_BUDGET,
         title: settings.checkName,
         removed,
+        sandbox: sandboxText,
       }),
     );
   } catch (e) {

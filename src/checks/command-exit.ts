@@ -19,7 +19,7 @@ export const runCommandExit: Executor<CommandExitCheck> = async (check, ctx) => 
   const cwd = await confinedCwd(ctx.root, check.cwd);
   if (!cwd.ok) return executionError(cwd.reason, Math.round(performance.now() - started));
   const run = await ctx.processSlot(() =>
-    runProcess({
+    (ctx.runProcess ?? runProcess)({
       file: check.command,
       args: check.args,
       cwd: cwd.path,

@@ -24,7 +24,7 @@ export const runOracle: Executor<OracleCheck> = async (check, ctx) => {
   if (!cwd.ok) return executionError(cwd.reason, elapsed());
   const literal = check.expect.kind === "literal" ? check.expect.text : undefined;
   const run = await ctx.processSlot(() =>
-    runProcess({
+    (ctx.runProcess ?? runProcess)({
       file: "bash",
       args: ["-c", check.command],
       cwd: cwd.path,

@@ -1,4 +1,5 @@
 import type { Check } from "../model.js";
+import type { ProcessRunner } from "../process/run-process.js";
 
 /**
  * The seed's outcome vocabulary: a check that ran and passed, ran and failed
@@ -52,6 +53,8 @@ export interface ExecutionContext extends RunSettings {
   files: FileService;
   /** Bounds concurrent processes (`--max-parallel`). */
   processSlot: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Where command checks run: the run's sandbox; plain `runProcess` when absent. */
+  runProcess?: ProcessRunner;
 }
 
 /**

@@ -59,6 +59,10 @@ ${DISCOVERY}
   --no-write                write nothing (default: EVIDENCE lines, phase-N-verification.{json,md})
   --markdown                print the report as GitHub-flavoured markdown
   --markdown-budget N       markdown size limit in characters and bytes (default 65535)
+  --sandbox MODE            auto (default): run commands in a Linux namespace sandbox when one is
+                            available (root or sudo -n), else unsandboxed with a warning;
+                            required: no sandbox, no command runs; off: never sandbox
+  --check-memory-mb N       memory cap of each sandboxed check (default 4096)
 `,
   "refresh-hash": `Usage: contract-gate refresh-hash [options] CONTRACT
 

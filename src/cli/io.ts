@@ -10,6 +10,10 @@ export interface CliIO {
   stderrIsTTY?: boolean;
   /** Aborted on Ctrl-C: running checks are killed and `run` exits 130. */
   signal?: AbortSignal;
+  /** How to start the sandbox host (`[node, script, SANDBOX_HOST_ARG]`); none: no sandbox. */
+  sandboxHost?: readonly string[];
+  /** Paths commands must not change even inside the tree (the CLI's own files). */
+  protect?: readonly string[];
 }
 
 /** Exit codes: 0 fine, 1 the contracts say no, 2 the command line or configuration is wrong. */

@@ -7,7 +7,14 @@ import { paintFor } from "../report/paint.js";
 import { runReportJson } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
-import { type Progress, runContracts } from "../run/engine.js";
+import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
+import { describeSandbox } from "../sandbox/describe.js";
+import {
+  DEFAULT_CHECK_MEMORY_MB,
+  openSandbox,
+  SANDBOX_MODES,
+  type SandboxMode,
+} from "../sandbox/index.js";
 import { writeResults } from "../write-back/write-results.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
@@ -28,6 +35,8 @@ const OPTIONS = {
   json: { type: "boolean" },
   markdown: { type: "boolean" },
   "markdown-budget": { type: "string" },
+  sandbox: { type: "string" },
+  "check-memory-mb": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -50,6 +59,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const timeoutSeconds = positiveInt("timeout-seconds", values["timeout-seconds"], 120);
   const regexTimeoutMs = positiveInt("regex-timeout-ms", values["regex-timeout-ms"], 10_000);
   const budget = positiveInt("markdown-budget", values["markdown-budget"], DEFAULT_MARKDOWN_BUDGET);
+  const memoryMb = positiveInt(
+    "check-memory-mb",
+    values["check-memory-mb"],
+    DEFAULT_CHECK_MEMORY_MB,
+  );
+  const mode = values.sandbox ?? "auto";
+  if (!(SANDBOX_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--sandbox '${mode}' is not one of ${SANDBOX_MODES.join(", ")}`);
+  }
 
   const root = await findRoot(io.cwd, values.root);
   let contracts = await loadAll(root, positionals, values.contracts, io.cwd);
@@ -66,16 +84,32 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   const paint = paintFor(io.isTTY, io.env);
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
-  const result = await runContracts(contracts, {
+  const sandbox = await openSandbox({
+    mode: mode as SandboxMode,
     root,
-    maxParallel,
-    requireOracles: values["require-oracles"] === true,
-    oracleTimeoutMs: timeoutSeconds * 1000,
-    regexTimeoutMs,
-    env: credentialFreeEnv(io.env),
-    ...(io.signal ? { signal: io.signal } : {}),
-    ...(progress ? { onProgress: progress.update } : {}),
+    env: io.env,
+    hostCommand: io.sandboxHost,
+    memoryMb,
+    ...(io.protect && { protect: io.protect }),
   });
+  const shown = describeSandbox(sandbox.info);
+  if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
+  let result: EngineResult;
+  try {
+    result = await runContracts(contracts, {
+      root,
+      maxParallel,
+      requireOracles: values["require-oracles"] === true,
+      oracleTimeoutMs: timeoutSeconds * 1000,
+      regexTimeoutMs,
+      env: credentialFreeEnv(io.env),
+      runProcess: sandbox.run,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
+    });
+  } finally {
+    sandbox.close();
+  }
   progress?.clear();
   if (io.signal?.aborted) {
     io.stderr("contract-gate: interrupted; every running check was killed\n");
@@ -91,9 +125,17 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   if (values.json) {
-    io.stdout(`${JSON.stringify(runReportJson(result.summary, result.contracts), null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify(runReportJson(result.summary, result.contracts, sandbox.info), null, 2)}\n`,
+    );
   } else if (values.markdown) {
-    io.stdout(renderMarkdown(result.summary, result.contracts, { budget, title: "contract-gate" }));
+    io.stdout(
+      renderMarkdown(result.summary, result.contracts, {
+        budget,
+        title: "contract-gate",
+        sandbox: shown,
+      }),
+    );
   } else {
     io.stdout(renderTerminal(result.summary, result.contracts, paint));
   }

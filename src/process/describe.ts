@@ -22,6 +22,8 @@ export function notRunReason(
       return `${TIMEOUT_REASON_PREFIX}${timeoutText} (process tree killed)`;
     case "aborted":
       return "aborted: the run was interrupted (process tree killed)";
+    case "boundary":
+      return run.reason;
     case "bad-cwd":
       return `cwd ${run.message}: ${cwdShown}`;
     case "spawn-error":

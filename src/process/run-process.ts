@@ -16,7 +16,7 @@ export const KILL_GRACE_MS = 500;
  */
 export const DRAIN_DEADLINE_MS = 1000;
 /** setTimeout fires at once for larger delays; clamp instead. */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 export interface ProcessOptions {
   file: string;
@@ -40,7 +40,12 @@ export type ProcessEnd =
   | { kind: "timeout" }
   | { kind: "aborted" }
   | { kind: "spawn-error"; code: string; message: string }
-  | { kind: "bad-cwd"; message: string };
+  | { kind: "bad-cwd"; message: string }
+  /** The sandbox could not run it, or a cap stopped it: `reason` says which and why. */
+  | { kind: "boundary"; reason: string };
+
+/** Runs one process for a check: plain (`runProcess`) or inside the sandbox. */
+export type ProcessRunner = (opts: ProcessOptions) => Promise<ProcessOutcome>;
 
 export type ProcessOutcome = ProcessEnd & CapturedOutput & { durationMs: number };
 
@@ -50,7 +55,21 @@ export type ProcessOutcome = ProcessEnd & CapturedOutput & { durationMs: number 
  * whole group is killed; after a normal exit the group is SIGKILLed too, so a
  * check never leaves background processes behind on the runner.
  */
-export async function runProcess(opts: ProcessOptions): Promise<ProcessOutcome> {
+export function runProcess(opts: ProcessOptions): Promise<ProcessOutcome> {
+  return runCollected(opts, supervise);
+}
+
+/** Spawns and supervises one child, feeding its output to the collector. */
+export type Supervisor = (opts: ProcessOptions, collector: OutputCollector) => Promise<ProcessEnd>;
+
+/**
+ * What every runner shares: output collection, the cwd check, the duration,
+ * and "never throws". The supervisor decides where the process runs.
+ */
+export async function runCollected(
+  opts: ProcessOptions,
+  supervisor: Supervisor,
+): Promise<ProcessOutcome> {
   const started = performance.now();
   const collector = new OutputCollector({
     limitBytes: opts.stdoutLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
@@ -67,7 +86,7 @@ export async function runProcess(opts: ProcessOptions): Promise<ProcessOutcome> 
     const cwdProblem = await checkCwd(opts.cwd);
     if (cwdProblem !== undefined) return finish({ kind: "bad-cwd", message: cwdProblem });
     if (opts.signal?.aborted) return finish({ kind: "aborted" });
-    return finish(await supervise(opts, collector));
+    return finish(await supervisor(opts, collector));
   } catch (e) {
     return finish(spawnError(e));
   }
@@ -82,7 +101,7 @@ async function checkCwd(cwd: string): Promise<string | undefined> {
   }
 }
 
-function spawnError(e: unknown): ProcessEnd {
+export function spawnError(e: unknown): ProcessEnd {
   const err = e as NodeJS.ErrnoException;
   return { kind: "spawn-error", code: err?.code ?? "EUNKNOWN", message: String(err?.message ?? e) };
 }

@@ -27,6 +27,8 @@ export interface MarkdownOptions {
   removed?: readonly string[];
   /** Trusted markdown appended at the end (links, rerun hint). Never contract text. */
   footer?: string;
+  /** Where commands ran: a line under the counts, and a warning at the top when unsandboxed. */
+  sandbox?: { line: string; warning?: string };
 }
 
 /**
@@ -68,6 +70,17 @@ export function renderMarkdown(
   return hardCut(summary, ordered, opts, budget);
 }
 
+/** The unsandboxed warning comes first, where nobody scrolls past it. */
+function sandboxLines(opts: MarkdownOptions): string[] {
+  if (!opts.sandbox) return [];
+  const { line, warning } = opts.sandbox;
+  return [
+    ...(warning ? ["", `> [!WARNING]\n> ${escapeInline(warning)}`] : []),
+    "",
+    escapeInline(line),
+  ];
+}
+
 function heading(summary: RunSummary, opts: MarkdownOptions): string {
   const icon =
     summary.conclusion === "failure" ? "❌" : summary.conclusion === "success" ? "✅" : "⚪";
@@ -98,7 +111,7 @@ function render(
   const part = opts.part ?? "all";
   const out: string[] = [];
   if (part !== "details") {
-    out.push(heading(summary, opts), "", countsLine(summary));
+    out.push(heading(summary, opts), ...sandboxLines(opts), "", countsLine(summary));
     if (level.note) {
       out.push(
         "",
@@ -182,7 +195,7 @@ function hardCut(
   opts: MarkdownOptions,
   budget: number,
 ): string {
-  const head = [heading(summary, opts), "", countsLine(summary), ""];
+  const head = [heading(summary, opts), ...sandboxLines(opts), "", countsLine(summary), ""];
   const rows = contracts.flatMap((c) =>
     orderCriteria(c.criteria)
       .filter((k) => k.blocking)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
+import type { SandboxInfo } from "../sandbox/index.js";
 import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
 
 const problemCodes = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
@@ -45,10 +46,20 @@ const countFields = Object.fromEntries(
   [...CRITERION_STATUSES, "criteria", "blocking", "contracts"].map((k) => [k, z.number().int()]),
 );
 
+const SandboxSchema = z.object({
+  mode: z.enum(["auto", "required", "off"]),
+  mechanism: z.enum(["namespaces (root)", "namespaces (sudo -n)", "none"]),
+  cgroup: z.enum(["v1", "v2", "none"]),
+  memoryMb: z.number().int(),
+  warning: z.string().optional(),
+});
+
 /** The `run --json` report, `schemaVersion: 1`. Additive changes only within a version. */
 export const RunReportSchema = z.object({
   schemaVersion: z.literal(1),
   conclusion: z.enum(["success", "failure", "neutral"]),
+  /** Where commands ran (absent from reports written before the sandbox existed). */
+  sandbox: SandboxSchema.optional(),
   counts: z.object(countFields),
   contracts: z.array(
     z.object({
@@ -67,10 +78,12 @@ export type RunReportJson = z.infer<typeof RunReportSchema>;
 export function runReportJson(
   summary: RunSummary,
   contracts: readonly ContractOutcome[],
+  sandbox?: SandboxInfo,
 ): RunReportJson {
   return {
     schemaVersion: 1,
     conclusion: summary.conclusion,
+    ...(sandbox && { sandbox }),
     counts: summary.counts,
     contracts: contracts.map((c) => ({
       path: c.path,

@@ -10,6 +10,7 @@ import { citationsFor, type parseEvidenceFile } from "../evidence/index.js";
 import { loadEvidence } from "../load.js";
 import type { Check, Contract, Criterion, Problem } from "../model.js";
 import { sortProblems } from "../problems.js";
+import type { ProcessRunner } from "../process/run-process.js";
 import {
   type CheckOutcome,
   type ContractOutcome,
@@ -37,6 +38,8 @@ export interface EngineOptions {
   /** Environment for executed commands; must already be credential-free. */
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Where command checks run (the run's sandbox); plain processes when absent. */
+  runProcess?: ProcessRunner;
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
   onProgress?: (p: Progress) => void;
@@ -77,6 +80,7 @@ export async function runContracts(
     signal,
     files,
     processSlot: (fn) => limit(fn),
+    ...(opts.runProcess && { runProcess: opts.runProcess }),
   };
   const progress = new ProgressTracker(contracts, opts.onProgress);
   try {

@@ -7,11 +7,17 @@
  * defaults, GITHUB_* variables, empty GITHUB_OUTPUT / GITHUB_STEP_SUMMARY
  * files). Temp directories are removed after the test file.
  */
-import { execFile, spawn } from "node:child_process";
+import {
+  type ChildProcessByStdio,
+  type ChildProcessWithoutNullStreams,
+  execFile,
+  spawn,
+} from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll } from "vitest";
@@ -250,6 +256,8 @@ export interface RunOptions {
   sha?: string;
   env?: Record<string, string>;
   token?: string;
+  /** The bundle to run (default: this repository's dist/index.js). */
+  dist?: string;
 }
 
 export interface ActionResult {
@@ -353,11 +361,28 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
 
-  const child = spawn(process.execPath, [DIST], {
+  const child = spawn(process.execPath, [opts.dist ?? DIST], {
     cwd: opts.repo.dir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const { code, stdout, stderr } = await outputOf(child);
+
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(readFileSync(outputPath, "utf8")),
+    summary: readFileSync(summaryPath, "utf8"),
+    runnerTemp,
+    commands: [...workflowCommands(stdout), ...workflowCommands(stderr)],
+  };
+}
+
+/** A child's exit code and its whole stdout and stderr; SIGKILLed after two minutes. */
+export async function outputOf(
+  child: ChildProcessWithoutNullStreams | ChildProcessByStdio<null, Readable, Readable>,
+) {
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -372,16 +397,7 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     child.on("close", (c) => resolve(c));
   });
   clearTimeout(killer);
-
-  return {
-    code,
-    stdout,
-    stderr,
-    outputs: parseOutputFile(readFileSync(outputPath, "utf8")),
-    summary: readFileSync(summaryPath, "utf8"),
-    runnerTemp,
-    commands: [...workflowCommands(stdout), ...workflowCommands(stderr)],
-  };
+  return { code, stdout, stderr };
 }
 
 /** `name<<DELIM\nvalue\nDELIM\n` entries (and plain `name=value` lines) of a GITHUB_OUTPUT file. */

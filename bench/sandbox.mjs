@@ -1,0 +1,86 @@
+// Benchmark: the price of the sandbox. 500 `command-exit` checks running
+// `true` through the real CLI bundle at --max-parallel 2, sandboxed and
+// unsandboxed, against a plain Node loop that spawns `true` 500 times two at
+// a time, all in the same run and interleaved. Targets: sandboxed ≤ 2× the
+// loop, unsandboxed ≤ 1.3×. Privilege is paid once (one sandbox host per run);
+// what remains per check is the namespace, setpriv and cgroup work.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  checkOutcomes,
+  ms,
+  planContract,
+  planHash,
+  runArgs,
+  runGateOnce,
+  runNodeOnce,
+  spawnLoopSource,
+} from "./lib-proc.mjs";
+
+const CHECKS = 500;
+const PARALLEL = 2;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+const root = mkdtempSync(join(tmpdir(), "cg-bench-sandbox-"));
+try {
+  mkdirSync(join(root, ".planning"));
+  const plan = "# Phase 1\n\nRun true 500 times.\n";
+  const verifications = Array.from({ length: 50 }, () =>
+    Array.from({ length: CHECKS / 50 }, () => ({
+      type: "command-exit",
+      command: "true",
+      args: [],
+      expected_exit: 0,
+    })),
+  );
+  writeFileSync(join(root, ".planning/phase-1-plan.md"), plan);
+  writeFileSync(
+    join(root, ".planning/phase-1-contract.json"),
+    planContract(1, planHash(plan), verifications),
+  );
+  const args = (sandbox) => runArgs(root, PARALLEL, sandbox);
+
+  // Every check must really run and pass, and the sandboxed run must really be sandboxed.
+  const probe = await runGateOnce([...args("required"), "--json"]);
+  const report = JSON.parse(probe.stdout);
+  const passed = checkOutcomes(report).filter((o) => o.result === "pass").length;
+  if (passed !== CHECKS || report.sandbox?.mechanism === "none") {
+    throw new Error(
+      `expected ${CHECKS} sandboxed passing checks, got ${passed} (${report.sandbox?.mechanism}):\n${probe.stderr.slice(-2000)}`,
+    );
+  }
+
+  const loop = spawnLoopSource(CHECKS, PARALLEL);
+  const best = {};
+  const keep = (name, r) => {
+    if (r.code !== 0) throw new Error(`${name} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
+    if (!best[name] || r.wallMs < best[name].wallMs) best[name] = r;
+  };
+  for (let i = 0; i < RUNS; i++) {
+    keep("sandboxed", await runGateOnce(args("required")));
+    keep("unsandboxed", await runGateOnce(args("off")));
+    keep("loop", await runNodeOnce(loop));
+  }
+
+  const base = best.loop.wallMs;
+  const line = (label, r, target) => {
+    const ratio = r.wallMs / base;
+    const verdict = target
+      ? `  ratio ${ratio.toFixed(2)} (target ≤ ${target}, ${ratio <= target ? "ok" : "OVER"})`
+      : "";
+    return `${label.padEnd(44)} wall ${ms(r.wallMs)}   peak RSS ${r.rssMb.toFixed(0).padStart(4)} MB${verdict}`;
+  };
+  console.log(
+    `\n## sandbox: ${CHECKS} × \`true\` command-exit, --max-parallel ${PARALLEL} (best of ${RUNS})`,
+  );
+  console.log(line(`contract-gate, sandbox (${report.sandbox.mechanism})`, best.sandboxed, 2));
+  console.log(line("contract-gate, --sandbox off", best.unsandboxed, 1.3));
+  console.log(line(`node loop: spawn true ×${CHECKS}, ${PARALLEL} at a time`, best.loop));
+  const perCheck = (best.sandboxed.wallMs - best.unsandboxed.wallMs) / CHECKS;
+  console.log(
+    `sandbox cost: ${perCheck.toFixed(2)} ms per check of wall time at ${PARALLEL} lanes (one host per run; sudo, when used, once per run)`,
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

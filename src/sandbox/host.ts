@@ -1,0 +1,319 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, posix } from "node:path";
+import { createInterface } from "node:readline";
+import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
+import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
+import { layoutScript, q, stageScript } from "./host-mounts.js";
+import {
+  type HostConfig,
+  HostConfigSchema,
+  type HostEvent,
+  HostRequestSchema,
+} from "./protocol.js";
+
+/**
+ * The sandbox host: started once per run (as root, or through `sudo -n`)
+ * as PID 1 of its own PID and mount namespaces, it builds the checks' view of
+ * the file system once and then spawns every check in a fresh PID namespace
+ * under `setpriv`, in a per-check cgroup. It is small, so spawning stays fast
+ * however large the gate's heap grows. When its stdin (the pipe from the
+ * gate) closes, it kills every check and exits: a SIGKILLed gate leaves
+ * nothing running.
+ */
+export function runSandboxHost(rawConfig: string): void {
+  const send = (e: HostEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
+  let config: HostConfig;
+  let stage: string;
+  let cgroups: CgroupHost | undefined;
+  let cgroupError: string | undefined;
+  try {
+    config = HostConfigSchema.parse(JSON.parse(rawConfig));
+    stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
+    buildLayout(stage, config);
+    const cg = openCgroups(config.memoryMb, config.pidsMax);
+    if (cg.ok) cgroups = cg.host;
+    else cgroupError = cg.error;
+  } catch (e) {
+    send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
+    process.exit(1);
+  }
+  const tools = { sh: which("sh"), setpriv: which("setpriv"), unshare: which("unshare") };
+  const root = `${stage}/root`;
+  const running = new Map<number, ChildProcess>();
+  /** Groups of running checks, and of ended ones whose removal found them busy. */
+  const leftovers = new Set<CheckGroup>();
+
+  const shutdown = () => {
+    // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
+    // namespace's init, and with it every process in the namespace. (Were the
+    // host killed instead, its own PID namespace would take them all.)
+    for (const child of running.values()) child.kill("SIGKILL");
+    // Killed tasks leave their cgroups a moment later: retry a few times.
+    let tries = 0;
+    const sweep = () => {
+      for (const g of leftovers) if (g.remove()) leftovers.delete(g);
+      if (leftovers.size > 0 && ++tries < 20) setTimeout(sweep, 50);
+      else finish();
+    };
+    const finish = () => {
+      cgroups?.close();
+      try {
+        // The stage is a mount point in this namespace only: detach, then remove the empty dir.
+        execFileSync("umount", ["-l", stage], { stdio: "ignore" });
+        rmdirSync(stage);
+      } catch {}
+      process.exit(0);
+    };
+    setTimeout(sweep, 50);
+  };
+  process.stdin.on("end", shutdown);
+  process.stdin.on("error", shutdown);
+  process.stdout.on("error", shutdown);
+
+  const run = (
+    id: number,
+    file: string,
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+  ) => {
+    const resolved = resolveCommand(root, cwd, file, env.PATH ?? "");
+    if (!resolved.ok) {
+      send({ ev: "spawn-error", id, code: resolved.code, message: `${resolved.code}: ${file}` });
+      return;
+    }
+    let group: CheckGroup | undefined;
+    try {
+      group = cgroups?.create(id);
+      if (group) leftovers.add(group);
+    } catch (e) {
+      send({
+        ev: "exit",
+        id,
+        code: null,
+        signal: null,
+        limits: [],
+        boundaryError: `cannot create the check's cgroup: ${(e as Error).message}`,
+      });
+      return;
+    }
+    // The check's first process joins its cgroup before anything else runs (a
+    // fork bomb cannot start outside it), then becomes an unshare whose child
+    // is PID 1 of a new namespace and execs the command through setpriv.
+    const join = (group?.procs ?? []).map((p) => `echo 0 > ${q(p)}`).join(" && ");
+    const argv = [
+      "-c",
+      `${join ? `${join} || { echo '${SELF}: cannot join the check cgroup' >&2; exit 125; }; ` : ""}exec "$@"`,
+      "sh",
+      tools.unshare,
+      "--pid",
+      "--fork",
+      "--mount-proc",
+      "--kill-child",
+      `--root=${root}`,
+      `--wd=${cwd}`,
+      "--",
+      ...(config.uid === 0 ? ROOT_PROC_GUARD : []),
+      tools.setpriv,
+      `--reuid=${config.uid}`,
+      `--regid=${config.gid}`,
+      "--clear-groups",
+      "--no-new-privs",
+      "--bounding-set=-all",
+      "--inh-caps=-all",
+      "--ambient-caps=-all",
+      "--",
+      resolved.path,
+      ...args,
+    ];
+    let child: ChildProcess;
+    try {
+      // detached: a session of its own. Process groups cross PID namespaces, so
+      // in ours a check's `kill 0` would reach the host and the gate.
+      child = spawn(tools.sh, argv, {
+        cwd: "/",
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (e) {
+      if (group?.remove()) leftovers.delete(group);
+      send({
+        ev: "spawn-error",
+        id,
+        code: (e as NodeJS.ErrnoException).code ?? "EUNKNOWN",
+        message: String(e),
+      });
+      return;
+    }
+    running.set(id, child);
+    const firstErr = new FirstBytes();
+    child.stdout?.on("data", (d: Buffer) =>
+      send({ ev: "out", id, fd: 1, data: d.toString("base64") }),
+    );
+    child.stderr?.on("data", (d: Buffer) => {
+      firstErr.push(d);
+      send({ ev: "out", id, fd: 2, data: d.toString("base64") });
+    });
+    child.on("error", (e) => {
+      running.delete(id);
+      if (group?.remove()) leftovers.delete(group);
+      send({
+        ev: "spawn-error",
+        id,
+        code: (e as NodeJS.ErrnoException).code ?? "EUNKNOWN",
+        message: e.message,
+      });
+    });
+    child.on("close", (code, signal) => {
+      if (!running.delete(id)) return;
+      const limits = group?.limitsHit() ?? [];
+      if (group?.remove()) leftovers.delete(group);
+      send({
+        ev: "exit",
+        id,
+        code,
+        signal,
+        limits,
+        ...(boundaryFailed(code, firstErr.text()) && {
+          boundaryError: `the check's boundary could not be set up: ${firstErr.text().split("\n")[0]}`,
+        }),
+      });
+    });
+  };
+
+  const lines = createInterface({ input: process.stdin });
+  lines.on("line", (line) => {
+    const parsed = HostRequestSchema.safeParse(safeJson(line));
+    if (!parsed.success) return;
+    const req = parsed.data;
+    if (req.op === "kill") running.get(req.id)?.kill("SIGKILL");
+    else run(req.id, req.file, req.args, req.cwd, req.env);
+  });
+  send({
+    ev: "ready",
+    cgroup: cgroups?.version ?? "none",
+    ...(cgroupError !== undefined && { cgroupError }),
+  });
+}
+
+const SELF = "contract-gate-sandbox";
+
+/**
+ * When checks run as root (the gate does), the fresh /proc is theirs to
+ * write: a capability-less root still owns /proc/sys (kernel.core_pattern
+ * runs a program as root on the machine) and /proc/sysrq-trigger. So, as
+ * root inside the new namespaces and before setpriv drops everything, both
+ * are bound read-only. Other uids cannot write them at all, and skip this.
+ */
+const ROOT_PROC_GUARD = [
+  "/bin/sh",
+  "-c",
+  `mount --bind -o ro /proc/sys /proc/sys || { echo '${SELF}: cannot protect /proc/sys' >&2; exit 125; }
+if [ -e /proc/sysrq-trigger ]; then mount --bind -o ro /proc/sysrq-trigger /proc/sysrq-trigger || { echo '${SELF}: cannot protect /proc/sysrq-trigger' >&2; exit 125; }; fi
+exec "$@"`,
+  "sh",
+];
+
+/**
+ * Whether the layers before the command failed. Each of them (the cgroup
+ * join, unshare, setpriv) reports on stderr under its own name and exits 1,
+ * 125, 126 or 127 before the command runs, so its message is the first thing
+ * on stderr. A command that imitates this only turns its own check into an
+ * execution error; a boundary failure can never read as the command's exit.
+ */
+export function boundaryFailed(code: number | null, stderrStart: string): boolean {
+  return (
+    code !== null &&
+    [1, 125, 126, 127].includes(code) &&
+    new RegExp(`^(unshare|setpriv|${SELF}): `).test(stderrStart)
+  );
+}
+
+/** The first bytes of a stream, enough to read a tool's error prefix. */
+class FirstBytes {
+  private buf = Buffer.alloc(0);
+  push(chunk: Buffer): void {
+    if (this.buf.length < 256) this.buf = Buffer.concat([this.buf, chunk]).subarray(0, 256);
+  }
+  text(): string {
+    return this.buf.toString("utf8");
+  }
+}
+
+function buildLayout(stage: string, config: HostConfig): void {
+  const sh = (text: string) =>
+    execFileSync("sh", ["-c", text], { stdio: ["ignore", "ignore", "pipe"] });
+  sh(stageScript(stage));
+  const root = `${stage}/root`;
+  const mountPoints = readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((l) => unescapeMount(l.split(" ")[4] ?? ""))
+    .filter((m) => m === root || m.startsWith(`${root}/`));
+  const gitConfigs = gitConfigFiles(config.root);
+  for (const [i, file] of gitConfigs.entries()) {
+    const text = readFileSync(file, "utf8");
+    writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
+  }
+  sh(layoutScript({ stage, config, mountPoints, gitConfigs }));
+}
+
+/** mountinfo escapes space, tab, newline and backslash as octal. */
+function unescapeMount(s: string): string {
+  return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+}
+
+/** execvp's lookup, done here against the checks' view so "not found" stays a spawn error. */
+function resolveCommand(
+  root: string,
+  cwd: string,
+  file: string,
+  path: string,
+): { ok: true; path: string } | { ok: false; code: string } {
+  const candidates = file.includes("/")
+    ? [posix.resolve(cwd, file)]
+    : path
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => posix.resolve(cwd, d, file));
+  let denied = false;
+  for (const c of candidates) {
+    const real = posix.join(root, c);
+    try {
+      if (!statSync(real).isFile()) continue;
+      accessSync(real, constants.X_OK);
+      return { ok: true, path: c };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "EACCES") denied = true;
+    }
+  }
+  return { ok: false, code: denied ? "EACCES" : "ENOENT" };
+}
+
+function which(tool: string): string {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
+    try {
+      accessSync(`${dir}/${tool}`, constants.X_OK);
+      return `${dir}/${tool}`;
+    } catch {}
+  }
+  throw new Error(`${tool} not found (util-linux and a POSIX sh are required)`);
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}

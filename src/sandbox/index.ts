@@ -1,0 +1,253 @@
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  type ProcessOptions,
+  type ProcessOutcome,
+  type ProcessRunner,
+  runCollected,
+  runProcess,
+} from "../process/run-process.js";
+import { HostConnection } from "./host-client.js";
+import type { HostConfig } from "./protocol.js";
+
+/** `auto`: the boundary when one is available; `required`: no command runs without it; `off`. */
+export type SandboxMode = "auto" | "required" | "off";
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+
+/** Default per-check memory cap: generous for builds, small enough that a bomb cannot starve the runner. */
+export const DEFAULT_CHECK_MEMORY_MB = 4096;
+/** Per-check process (task) cap: room for parallel test runners and their threads. */
+export const DEFAULT_CHECK_PIDS = 4096;
+
+/** What the run used, for the log, the JSON report and the check run. */
+export interface SandboxInfo {
+  mode: SandboxMode;
+  /** `namespaces (root)`, `namespaces (sudo -n)`, or `none`. */
+  mechanism: "namespaces (root)" | "namespaces (sudo -n)" | "none";
+  /** Where the caps come from; `none` without a boundary or without cgroups. */
+  cgroup: "v1" | "v2" | "none";
+  memoryMb: number;
+  /** Why there is no boundary (or no caps): shown with the warning. */
+  warning?: string;
+}
+
+export interface SandboxOptions {
+  mode: SandboxMode;
+  /** The working tree: the one directory checks may change. */
+  root: string;
+  /** The gate's environment (file-command paths, RUNNER_TEMP, HOME). */
+  env: NodeJS.ProcessEnv;
+  /** How to start the host: `[node, entry script, SANDBOX_HOST_ARG]`. */
+  hostCommand: readonly string[] | undefined;
+  memoryMb: number;
+  pidsMax?: number;
+  /** Paths kept read-only even inside the working tree: the action's own files. */
+  protect?: readonly string[];
+  /** Start the host through this `sudo` (default: `sudo`, and only when not root). */
+  sudo?: string;
+  /** Run checks as this user rather than the gate's own (tests: the non-root path on a root machine). */
+  user?: { uid: number; gid: number };
+}
+
+export interface Sandbox {
+  info: SandboxInfo;
+  /** Runs every command of a check; under `required` without a boundary, refuses. */
+  run: ProcessRunner;
+  close(): void;
+}
+
+const FILE_COMMANDS = [
+  "GITHUB_ENV",
+  "GITHUB_OUTPUT",
+  "GITHUB_PATH",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+];
+
+/**
+ * The one entry point: find a mechanism (root, then `sudo -n`), start the
+ * sandbox host, prove the boundary with a probe, and hand back the runner
+ * every command check uses. Never throws: no boundary is an `info` the
+ * caller reports, and under `required` a runner that refuses every command.
+ */
+export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
+  const memoryMb = opts.memoryMb;
+  const unsandboxed = (warning?: string): Sandbox => ({
+    info: {
+      mode: opts.mode,
+      mechanism: "none",
+      cgroup: "none",
+      memoryMb,
+      ...(warning && { warning }),
+    },
+    run: runProcess,
+    close: () => {},
+  });
+  if (opts.mode === "off") return unsandboxed();
+  const found = await findBoundary(opts);
+  if (found.ok) return found.sandbox;
+  if (opts.mode === "auto") return unsandboxed(found.error);
+  const reason =
+    `sandbox: required, but no boundary is available (${found.error}). ` +
+    "Fix: run the gate as root or give the runner passwordless sudo (GitHub-hosted Linux runners have it), " +
+    "or set sandbox: auto (or --sandbox auto) to run commands unsandboxed.";
+  return {
+    info: { mode: opts.mode, mechanism: "none", cgroup: "none", memoryMb, warning: found.error },
+    run: (o) => runCollected(o, async () => ({ kind: "boundary", reason })),
+    close: () => {},
+  };
+}
+
+async function findBoundary(
+  opts: SandboxOptions,
+): Promise<{ ok: true; sandbox: Sandbox } | { ok: false; error: string }> {
+  if (process.platform !== "linux")
+    return {
+      ok: false,
+      error: `no supported sandbox on ${process.platform} (Linux namespaces are required)`,
+    };
+  if (!opts.hostCommand) return { ok: false, error: "this build cannot start a sandbox host" };
+  const unshare = ["/usr/bin/unshare", "/bin/unshare"].find((p) => existsSync(p));
+  if (!unshare) return { ok: false, error: "util-linux unshare is not installed" };
+  let config: HostConfig;
+  try {
+    config = hostConfig(opts);
+  } catch (e) {
+    return { ok: false, error: `cannot describe the boundary: ${(e as Error).message}` };
+  }
+  const root = process.getuid?.() === 0 && opts.sudo === undefined;
+  const launcher = root ? [] : [opts.sudo ?? "sudo", "-n", "--"];
+  const mechanism = root ? "namespaces (root)" : "namespaces (sudo -n)";
+  const started = await HostConnection.start(
+    // The host is PID 1 of a namespace of its own: however it dies (even
+    // SIGKILLed), the kernel kills every check with it; --kill-child does the
+    // same if the unshare above it is killed.
+    [
+      ...launcher,
+      unshare,
+      "--mount",
+      "--propagation",
+      "private",
+      "--pid",
+      "--fork",
+      "--kill-child",
+      "--",
+      ...opts.hostCommand,
+    ],
+    config,
+  );
+  if (!started.ok) return { ok: false, error: `${mechanism}: ${started.error}` };
+  const host = started.host;
+  const run: ProcessRunner = (o) => runCollected(o, host.supervise);
+  const probe = await proveBoundary(run, config.root);
+  if (probe !== undefined) {
+    host.close();
+    return { ok: false, error: `${mechanism}: the probe failed: ${probe}` };
+  }
+  const cgroupWarning =
+    started.cgroup === "none"
+      ? `no memory or process caps: ${started.cgroupError ?? "cgroups unavailable"}`
+      : undefined;
+  return {
+    ok: true,
+    sandbox: {
+      info: {
+        mode: opts.mode,
+        mechanism,
+        cgroup: started.cgroup,
+        memoryMb: opts.memoryMb,
+        ...(cgroupWarning && { warning: cgroupWarning }),
+      },
+      run,
+      close: () => host.close(),
+    },
+  };
+}
+
+/**
+ * A check inside the boundary must be PID 1 of its namespace, must not see
+ * the gate's process, and must not be able to write outside the working tree.
+ */
+async function proveBoundary(run: ProcessRunner, root: string): Promise<string | undefined> {
+  const script = `[ $$ = 1 ] || { echo "not PID 1: $$"; exit 1; }
+[ ! -e /proc/${process.pid} ] || [ ${process.pid} -le 2 ] || { echo "the gate's PID is visible"; exit 1; }
+if (: > /.contract-gate-probe) 2>/dev/null; then echo "/ is writable"; exit 1; fi
+echo boundary-ok`;
+  const out: ProcessOutcome = await run({
+    file: "sh",
+    args: ["-c", script],
+    cwd: root,
+    env: { PATH: "/usr/bin:/bin" },
+    timeoutMs: 30_000,
+  } satisfies ProcessOptions);
+  if (out.kind === "exited" && out.exitCode === 0 && out.stdout.includes("boundary-ok"))
+    return undefined;
+  if (out.kind === "boundary") return out.reason;
+  return (out.stdout + out.stderrTail).trim().slice(0, 300) || out.kind;
+}
+
+function hostConfig(opts: SandboxOptions): HostConfig {
+  const env = opts.env;
+  const real = (p: string | undefined) => {
+    if (!p) return undefined;
+    try {
+      return realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const files = FILE_COMMANDS.map((k) => real(env[k])).filter((p): p is string => p !== undefined);
+  const runnerTemp = real(env.RUNNER_TEMP);
+  const hiddenDirs = new Set(files.map((f) => dirname(f)));
+  if (runnerTemp) hiddenDirs.add(join(runnerTemp, "_runner_file_commands"));
+  // The runner's credentials and logs, not its whole directory: on self-hosted
+  // runners the tool cache (setup-node, setup-go) lives beside them.
+  const runner = runnerRoot(process.execPath);
+  if (runner) hiddenDirs.add(join(runner, "_diag"));
+  const secretFiles = runner ? RUNNER_SECRETS.map((f) => join(runner, f)) : [];
+  const home = real(env.HOME);
+  const root = realpathSync(opts.root);
+  // A protected path that holds the tree (the gate checking its own repository,
+  // a local `uses: ./` action) would freeze the tree itself: there the PR's
+  // code is the gate anyway, so only paths beside or inside the tree are kept.
+  const protect = (opts.protect ?? [])
+    .map(real)
+    .filter((p): p is string => p !== undefined && p !== root && !root.startsWith(`${p}/`));
+  return {
+    root,
+    uid: opts.user?.uid ?? process.getuid?.() ?? 0,
+    gid: opts.user?.gid ?? process.getgid?.() ?? 0,
+    ...(home !== undefined && { home }),
+    // Parents first: a later tmpfs may need a mount point inside an earlier one.
+    emptyDirs: runnerTemp ? [runnerTemp] : [],
+    hiddenDirs: [...hiddenDirs],
+    hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS],
+    readOnly: protect,
+    memoryMb: opts.memoryMb,
+    pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
+  };
+}
+
+/**
+ * Sockets whose servers trust uid 0 (systemd runs units for it, Docker is
+ * root): a check running as capability-less root would otherwise connect
+ * and leave. Replaced by empty files, so a connect is refused.
+ */
+const ROOT_SOCKETS = [
+  "/run/systemd/private",
+  "/run/dbus/system_bus_socket",
+  "/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+];
+
+/** The runner's registration and credential files, in its own directory. */
+const RUNNER_SECRETS = [".credentials", ".credentials_rsaparams", ".runner", ".env"];
+
+/**
+ * The Actions runner's own directory, found from the node it gave the action
+ * (`<runner>/externals/node24/bin/node`).
+ */
+export function runnerRoot(execPath: string): string | undefined {
+  return /^(\/.+)\/externals\/node\d*\/bin\/node$/.exec(execPath)?.[1];
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/**
+ * The pipe between the gate and its sandbox host: one JSON object per line in
+ * each direction. The host never trusts anything but this pipe, and ends every
+ * boundary when the pipe closes (the gate exited, or was SIGKILLed).
+ */
+
+/** Given once, as the host's last argument. Paths are absolute and real. */
+export const HostConfigSchema = z.object({
+  /** The working tree: the one directory checks may change. */
+  root: z.string(),
+  /** The uid/gid checks run as: the gate's own, so files they write stay the runner's. */
+  uid: z.number().int().nonnegative(),
+  gid: z.number().int().nonnegative(),
+  /** Overlaid with a throw-away upper layer: readable, writes vanish with the run. */
+  home: z.string().optional(),
+  /** Replaced by empty writable tmpfs (e.g. RUNNER_TEMP). */
+  emptyDirs: z.array(z.string()),
+  /** Replaced by empty read-only tmpfs: the runner's file-command directories. */
+  hiddenDirs: z.array(z.string()),
+  /** Files replaced by an empty read-only file (file-command files outside hidden dirs). */
+  hiddenFiles: z.array(z.string()),
+  /** Kept read-only even inside the working tree (the action's own files). */
+  readOnly: z.array(z.string()),
+  /** 0 = no memory cap. */
+  memoryMb: z.number().int().nonnegative(),
+  /** 0 = no process cap. */
+  pidsMax: z.number().int().nonnegative(),
+});
+export type HostConfig = z.infer<typeof HostConfigSchema>;
+
+export const HostRequestSchema = z.discriminatedUnion("op", [
+  z.object({
+    op: z.literal("run"),
+    id: z.number().int(),
+    file: z.string(),
+    args: z.array(z.string()),
+    cwd: z.string(),
+    env: z.record(z.string(), z.string()),
+  }),
+  z.object({ op: z.literal("kill"), id: z.number().int() }),
+]);
+export type HostRequest = z.infer<typeof HostRequestSchema>;
+
+/** Which cap a check ran into; the host reads it from the check's cgroup. */
+export const LimitSchema = z.enum(["memory", "pids"]);
+export type Limit = z.infer<typeof LimitSchema>;
+
+export const HostEventSchema = z.discriminatedUnion("ev", [
+  z.object({
+    ev: z.literal("ready"),
+    /** `v1`, `v2` or `none`: where the caps come from. */
+    cgroup: z.enum(["v1", "v2", "none"]),
+    /** Set when caps were asked for but could not be set up. */
+    cgroupError: z.string().optional(),
+  }),
+  z.object({ ev: z.literal("fatal"), message: z.string() }),
+  z.object({
+    ev: z.literal("out"),
+    id: z.number().int(),
+    fd: z.union([z.literal(1), z.literal(2)]),
+    data: z.string(),
+  }),
+  z.object({
+    ev: z.literal("spawn-error"),
+    id: z.number().int(),
+    code: z.string(),
+    message: z.string(),
+  }),
+  z.object({
+    ev: z.literal("exit"),
+    id: z.number().int(),
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    limits: z.array(LimitSchema),
+    /** The boundary itself failed (cgroup join, namespace setup): never a verdict. */
+    boundaryError: z.string().optional(),
+  }),
+]);
+export type HostEvent = z.infer<typeof HostEventSchema>;
+
+/** The argument that turns an entry script into the sandbox host. */
+export const SANDBOX_HOST_ARG = "--contract-gate-sandbox-host";

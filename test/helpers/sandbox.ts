@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SANDBOX_HOST_ARG } from "../../src/sandbox/protocol.js";
+import { outputOf } from "./action-harness.js";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
+
+/** The sandbox host from source, as the bundles start it from themselves. */
+export const HOST_FROM_SOURCE = [
+  process.execPath,
+  "--import",
+  TSX,
+  join(ROOT, "src/sandbox/host-entry.ts"),
+  SANDBOX_HOST_ARG,
+];
+
+/**
+ * The CLI from source as a separate process (the gate whose environ, fds and
+ * children the attacks go after), with exactly `env`.
+ */
+export async function gateProcess(args: string[], env: Record<string, string>, cwd: string) {
+  // Through `| cat`: the runner gives an action a pipe for stdout (node's own
+  // 'pipe' is a socket, which /proc/<pid>/fd/1 cannot be opened on).
+  const gateArgv = [process.execPath, "--import", TSX, join(ROOT, "src/cli.ts"), ...args];
+  const child = spawn("bash", ["-o", "pipefail", "-c", '"$@" | cat', "bash", ...gateArgv], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return outputOf(child);
+}
+
+/** PIDs of live processes whose command line contains `tag` (zombies excluded). */
+export function processesWith(tag: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1];
+      if (cmdline.includes(tag) && state !== "Z") found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}

@@ -1,0 +1,135 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
+import { boundaryFailed } from "../src/sandbox/host.js";
+import { openCgroups } from "../src/sandbox/host-cgroups.js";
+import { layoutScript } from "../src/sandbox/host-mounts.js";
+import { runnerRoot } from "../src/sandbox/index.js";
+import { tempDir } from "./helpers/tmp.js";
+
+describe("sanitizeGitConfig", () => {
+  it("drops extraheader lines and URL credentials, keeps everything else", () => {
+    const text = [
+      "[core]",
+      "\trepositoryformatversion = 0",
+      '[remote "origin"]',
+      "\turl = https://x-access-token:ghs_SECRET@github.com/acme/widgets",
+      '[http "https://github.com/"]',
+      "\textraheader = AUTHORIZATION: basic U0VDUkVU",
+      "\tExtraHeader=AUTHORIZATION: \\",
+      "\t  continued",
+      "\tsslVerify = true",
+      "",
+    ].join("\n");
+    const out = sanitizeGitConfig(text);
+    expect(out).not.toMatch(/SECRET|U0VDUkVU|continued/i);
+    expect(out).toContain("url = https://github.com/acme/widgets");
+    expect(out).toContain("sslVerify = true");
+    expect(out).toContain("repositoryformatversion = 0");
+  });
+});
+
+describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines mount v1)", () => {
+  it("enables the controllers below the run's group and sets each check's caps", () => {
+    const base = tempDir();
+    writeFileSync(join(base, "cgroup.controllers"), "cpu memory pids\n");
+    const opened = openCgroups(64, 32, base);
+    if (!opened.ok) throw new Error(opened.error);
+    expect(opened.host.version).toBe("v2");
+    const [runDir] = readdirSync(base).filter((d) => d.startsWith("contract-gate-"));
+    const parent = join(base, runDir!);
+    expect(readFileSync(join(parent, "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
+    const group = opened.host.create(7);
+    const dir = join(parent, "check-7");
+    expect(group.procs).toEqual([join(dir, "cgroup.procs")]);
+    expect(readFileSync(join(dir, "memory.max"), "utf8")).toBe(String(64 * 1024 * 1024));
+    expect(readFileSync(join(dir, "pids.max"), "utf8")).toBe("32");
+    expect(group.limitsHit()).toEqual([]);
+    writeFileSync(join(dir, "memory.events"), "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
+    writeFileSync(join(dir, "pids.events"), "max 3\n");
+    expect(group.limitsHit()).toEqual(["memory", "pids"]);
+  });
+
+  it("reports no caps where no hierarchy is mounted", () => {
+    const base = tempDir();
+    mkdirSync(join(base, "memory"));
+    expect(openCgroups(64, 32, base)).toMatchObject({ ok: false });
+  });
+});
+
+describe("layoutScript", () => {
+  it("makes every mount read-only before laying the private and hidden parts over it", () => {
+    const script = layoutScript({
+      stage: "/s",
+      config: {
+        root: "/work/repo",
+        uid: 1001,
+        gid: 118,
+        home: "/home/runner",
+        emptyDirs: ["/home/runner/work/_temp"],
+        hiddenDirs: ["/home/runner/work/_temp/_runner_file_commands"],
+        hiddenFiles: [],
+        readOnly: ["/work/repo/.gate-action"],
+        memoryMb: 64,
+        pidsMax: 32,
+      },
+      mountPoints: ["/s/root", "/s/root/proc"],
+      gitConfigs: ["/work/repo/.git/config"],
+    });
+    const lines = script.split("\n");
+    const at = (needle: string) => lines.findIndex((l) => l.includes(needle));
+    expect(at("remount,bind,ro' '/s/root'")).toBeGreaterThan(0);
+    expect(at("cg-tmp")).toBeGreaterThan(at("remount,bind,ro' '/s/root/proc'"));
+    expect(at("--bind' '/work/repo' '/s/root/work/repo'")).toBeGreaterThan(at("cg-empty"));
+    expect(at("/s/private/git-config-0")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    expect(script).toContain("uid=1001,gid=118");
+  });
+});
+
+describe("runnerRoot", () => {
+  it("finds the runner's directory from the node it runs actions with", () => {
+    expect(runnerRoot("/home/runner/runners/2.330.0/externals/node24/bin/node")).toBe(
+      "/home/runner/runners/2.330.0",
+    );
+    expect(runnerRoot("/usr/bin/node")).toBeUndefined();
+  });
+});
+
+describe("boundaryFailed", () => {
+  it("reads a layer's own error before the command ran as a boundary failure, never a verdict", () => {
+    expect(boundaryFailed(1, "unshare: mount /proc failed: Operation not permitted\n")).toBe(true);
+    expect(boundaryFailed(1, "setpriv: setresuid failed: Operation not permitted\n")).toBe(true);
+    expect(boundaryFailed(127, "setpriv: failed to execute x: No such file\n")).toBe(true);
+    expect(boundaryFailed(125, "contract-gate-sandbox: cannot join the check cgroup\n")).toBe(true);
+    // The command's own exit codes and messages stay the command's.
+    expect(boundaryFailed(1, "error: tests failed\n")).toBe(false);
+    expect(boundaryFailed(0, "unshare: looks like it\n")).toBe(false);
+    expect(boundaryFailed(null, "unshare: killed\n")).toBe(false);
+  });
+});
+
+describe("gitConfigFiles", () => {
+  it("finds the repository's, a linked worktree's common and every submodule's config", () => {
+    const main = tempDir();
+    mkdirSync(join(main, ".git/worktrees/wt"), { recursive: true });
+    mkdirSync(join(main, ".git/modules/libs/foo/modules/bar"), { recursive: true });
+    writeFileSync(join(main, ".git/config"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/config"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/HEAD"), "");
+    writeFileSync(join(main, ".git/modules/libs/foo/modules/bar/config"), "");
+    writeFileSync(join(main, ".git/worktrees/wt/commondir"), "../..\n");
+    expect(gitConfigFiles(main).sort()).toEqual(
+      [
+        join(main, ".git/config"),
+        join(main, ".git/modules/libs/foo/config"),
+        join(main, ".git/modules/libs/foo/modules/bar/config"),
+      ].sort(),
+    );
+    const linked = tempDir();
+    writeFileSync(join(linked, ".git"), `gitdir: ${join(main, ".git/worktrees/wt")}\n`);
+    expect(gitConfigFiles(linked)).toContain(join(main, ".git/config"));
+    expect(gitConfigFiles(tempDir())).toEqual([]);
+  });
+});
