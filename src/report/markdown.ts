@@ -27,6 +27,8 @@ export interface MarkdownOptions {
   removed?: readonly string[];
   /** Trusted markdown appended at the end (links, rerun hint). Never contract text. */
   footer?: string;
+  /** Markdown shown first under the heading (the "Contract changes" section), already escaped and sized. */
+  preamble?: string;
 }
 
 /**
@@ -98,7 +100,9 @@ function render(
   const part = opts.part ?? "all";
   const out: string[] = [];
   if (part !== "details") {
-    out.push(heading(summary, opts), "", countsLine(summary));
+    out.push(heading(summary, opts), "");
+    if (opts.preamble) out.push(opts.preamble, "");
+    out.push(countsLine(summary));
     if (level.note) {
       out.push(
         "",
@@ -182,7 +186,13 @@ function hardCut(
   opts: MarkdownOptions,
   budget: number,
 ): string {
-  const head = [heading(summary, opts), "", countsLine(summary), ""];
+  const head = [
+    heading(summary, opts),
+    "",
+    ...(opts.preamble ? [opts.preamble, ""] : []),
+    countsLine(summary),
+    "",
+  ];
   const rows = contracts.flatMap((c) =>
     orderCriteria(c.criteria)
       .filter((k) => k.blocking)
