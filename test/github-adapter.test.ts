@@ -126,6 +126,7 @@ describe("pull requests", () => {
       changedFiles: 4,
       state: "open",
       htmlUrl: `https://github.com/${REPO}/pull/7`,
+      author: "octocat",
     });
     expect(await api.getPull(8)).toMatchObject({ headRepo: "someone/widgets", headRef: "patch-1" });
     expect((await api.getPull(9)).headRepo).toBeNull();

@@ -73,3 +73,19 @@ export function gateConclusion<C extends string>(
 ): C | "failure" {
   return unacknowledged(report).length > 0 ? "failure" : conclusion;
 }
+
+/** The run summary with the gate's conclusion (see `gateConclusion`). */
+export function withIntegrity<S extends { conclusion: string }>(
+  summary: S,
+  report: IntegrityReport | undefined,
+): S {
+  return unacknowledged(report).length > 0 ? { ...summary, conclusion: "failure" } : summary;
+}
+
+/** The check-run title, led by the contract changes that block. */
+export function integrityTitle(title: string, report: IntegrityReport | undefined): string {
+  const n = unacknowledged(report).length;
+  if (n === 0) return title;
+  const lead = `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
+  return /^No contracts|nothing blocks$|^0 blocking/.test(title) ? lead : `${lead}; ${title}`;
+}
