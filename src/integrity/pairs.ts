@@ -42,7 +42,6 @@ export function touchedContracts(
       out.push({ basePath: path, headPath: path });
     }
   }
-  return out.sort((a, b) =>
-    (a.headPath ?? a.basePath ?? "").localeCompare(b.headPath ?? b.basePath ?? ""),
-  );
+  const key = (t: TouchedContract) => t.headPath ?? t.basePath ?? "";
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }

@@ -124,8 +124,8 @@ function diffPlan(base: unknown, head: unknown): Change[] {
       });
       continue;
     }
-    for (let k = 0; k < Math.max(bt.checks.length, ht.checks.length); k++) {
-      out.push(...checkChanges(bt.id, k, bt.checks[k], ht.checks[k]));
+    for (const [bi, hi] of alignChecks(bt.checks, ht.checks)) {
+      out.push(...checkChanges(bt.id, bi, hi, bt.checks, ht.checks));
     }
     const other = changedKeys(bt.value, ht.value, ["id", "verification"]);
     if (other.length > 0) {
@@ -162,16 +162,80 @@ function diffPlan(base: unknown, head: unknown): Change[] {
   return out;
 }
 
-/** A check is named by its task id and its position among that task's checks. */
-function checkChanges(task: string, k: number, b: unknown, h: unknown): Change[] {
-  const subject = `${task} check ${k + 1}`;
-  const anchor = { task, check: k };
-  if (b === undefined) {
+/**
+ * Base and head checks of one task, aligned: identical checks (canonical
+ * JSON) are matched in order (longest common subsequence); the checks left
+ * over pair with a leftover of the same type first, then by position. So
+ * removing one check in the middle reads as one drop, not as every later
+ * check changing. Identical pairs are left out.
+ */
+export function alignChecks(
+  base: readonly unknown[],
+  head: readonly unknown[],
+): [number | undefined, number | undefined][] {
+  const bc = base.map(canonical);
+  const hc = head.map(canonical);
+  const n = base.length;
+  const m = head.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i]![j] =
+        bc[i] === hc[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    }
+  }
+  const leftB: number[] = [];
+  const leftH: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (bc[i] === hc[j]) {
+      i++;
+      j++;
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) leftB.push(i++);
+    else leftH.push(j++);
+  }
+  while (i < n) leftB.push(i++);
+  while (j < m) leftH.push(j++);
+
+  const typeOf = (v: unknown) => asObj(v).type;
+  const unused = new Set(leftB);
+  const pairs = new Map<number, number>();
+  const take = (j: number, fits: (i: number) => boolean) => {
+    const found = leftB.find((i) => unused.has(i) && fits(i));
+    if (found === undefined) return;
+    pairs.set(j, found);
+    unused.delete(found);
+  };
+  for (const j of leftH) take(j, (i) => typeOf(base[i]) === typeOf(head[j]));
+  for (const j of leftH) if (!pairs.has(j)) take(j, () => true);
+  const out: [number | undefined, number | undefined][] = leftH.map((j) => [pairs.get(j), j]);
+  for (const i of unused) out.push([i, undefined]);
+  return out.sort(([a, x], [b, y]) => (a ?? x ?? 0) - (b ?? y ?? 0));
+}
+
+/**
+ * A check is named by its task id and its position among that task's checks
+ * at base (`T1 check 2`); a new one by its position at head.
+ */
+function checkChanges(
+  task: string,
+  bi: number | undefined,
+  hi: number | undefined,
+  baseChecks: readonly unknown[],
+  headChecks: readonly unknown[],
+): Change[] {
+  const b = bi === undefined ? undefined : baseChecks[bi];
+  const h = hi === undefined ? undefined : headChecks[hi];
+  const anchor = hi === undefined ? { task } : { task, check: hi };
+  if (bi === undefined) {
+    const subject = `${task} new check ${hi! + 1}`;
     return [{ subject, message: `${subject} was added`, after: show(h), anchor }];
   }
+  const subject = `${task} check ${bi + 1}`;
   const bo = asObj(b);
   const type = String(bo.type ?? "?");
-  if (h === undefined) {
+  if (hi === undefined) {
     return [
       {
         subject: `${subject} (${type})`,

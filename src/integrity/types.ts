@@ -55,14 +55,18 @@ export function unacknowledged(report: IntegrityReport | undefined): Finding[] {
   return report.findings.filter((f) => f.blocking);
 }
 
-/** Blocking first, then by contract, line and code: the order of every surface. */
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Blocking first, then by contract, line and code: the order of every surface (locale-free). */
 export function orderFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort(
     (a, b) =>
       Number(b.blocking) - Number(a.blocking) ||
-      a.contract.localeCompare(b.contract) ||
+      byCodePoint(a.contract, b.contract) ||
       a.line - b.line ||
-      a.code.localeCompare(b.code),
+      byCodePoint(a.code, b.code),
   );
 }
 
