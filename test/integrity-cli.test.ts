@@ -274,7 +274,11 @@ describe("JSON phase contracts against their base", () => {
         checkOf(c, 0, 0).pattern = "app_metadata'->>'role' = 'admin'";
       }),
     });
-    expect(codes(r.findings)).toEqual(["W regeneration-dropped"]);
+    expect(codes(r.findings).sort()).toEqual(["W regeneration-changed", "W regeneration-dropped"]);
+    expect(r.findings.find((f) => f.code === "regeneration-changed")).toMatchObject({
+      before: "app_metadata'->>'role'",
+      after: "app_metadata'->>'role' = 'admin'",
+    });
     expect(r.code).toBe(0);
   });
 

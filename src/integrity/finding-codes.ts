@@ -99,6 +99,11 @@ export const FINDING_CODES = {
     kinds: "plan-contract",
     doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check.",
   },
+  "regeneration-changed": {
+    blocking: false,
+    kinds: "plan-contract",
+    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): shown so a loosened check stays visible.",
+  },
   "manual-edit": {
     blocking: false,
     kinds: "plan-contract",

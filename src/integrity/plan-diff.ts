@@ -7,8 +7,10 @@ type Obj = Record<string, unknown>;
 /** One field-level difference between the base and head of a plan contract. */
 interface Change {
   subject: string;
-  /** A task or check that is gone: the one change a regeneration reports. */
+  /** A task or check that is gone. */
   dropped?: true;
+  /** A check kept but changed: replaced, a field changed, evidence removed. */
+  changedCheck?: true;
   message: string;
   before?: string;
   after?: string;
@@ -79,8 +81,12 @@ export function planFindings(base: ContractVersion, head: ContractVersion): Find
   });
 
   if (regenerated) {
-    for (const c of changes.filter((x) => x.dropped)) {
-      out.push(finding({ code: "regeneration-dropped", ...place(c), ...fields(c) }));
+    // Legitimate, but a loosened check must stay visible: warnings, never blocking.
+    for (const c of changes) {
+      if (c.dropped) out.push(finding({ code: "regeneration-dropped", ...place(c), ...fields(c) }));
+      else if (c.changedCheck) {
+        out.push(finding({ code: "regeneration-changed", ...place(c), ...fields(c) }));
+      }
     }
     return out;
   }
@@ -251,6 +257,7 @@ function checkChanges(
     return [
       {
         subject: `${subject} type`,
+        changedCheck: true,
         message: `${subject} was replaced by a check of another type`,
         before: show(b),
         after: show(h),
@@ -262,6 +269,7 @@ function checkChanges(
   for (const key of changedKeys(bo, ho, ["evidence_required"])) {
     out.push({
       subject: `${subject} (${type}) ${key}`,
+      changedCheck: true,
       message: describeField(subject, type, key, bo[key], ho[key]),
       before: bo[key] === undefined ? "(none)" : show(bo[key]),
       after: ho[key] === undefined ? "(none)" : show(ho[key]),
@@ -276,6 +284,7 @@ function checkChanges(
     if (hEvidence.has(canonical(e))) continue;
     out.push({
       subject: `${subject} (${type}) evidence_required`,
+      changedCheck: true,
       message: `${subject}: an evidence_required entry was removed or changed`,
       before: show(e),
       anchor,

@@ -113,7 +113,7 @@ function render(
     if (opts.removed?.length) {
       out.push("", "### Removed contracts", "");
       for (const r of opts.removed)
-        out.push(`- ${codeSpan(r)} (deleted by this change; not gated)`);
+        out.push(`- ${codeSpan(r)} (deleted: nothing of it runs; see Contract changes)`);
     }
   }
   if (part !== "summary") {
