@@ -18,6 +18,7 @@ import {
   NAME,
   OWNER,
   PR_NUMBER,
+  payloadFor,
   planContract,
   READ_ONLY_TOKEN,
   REPO,
@@ -64,19 +65,13 @@ async function weakeningPr(opts: { fork?: boolean } = {}) {
 }
 
 /** The `pull_request_review` payload GitHub sends when `login` reviews `sha`. */
-function reviewPayload(repo: GitRepo, login: string, sha: string, action = "submitted") {
-  const p = examplePayload("pull_request_review", action, {
-    owner: OWNER,
-    repo: NAME,
-    number: PR_NUMBER,
-    headSha: repo.head,
-    baseSha: repo.base,
-    headRef: "feature",
-    baseRef: "main",
-  });
-  p.review.user.login = login;
-  p.review.commit_id = sha;
-  return p;
+function reviewPayload(
+  repo: GitRepo,
+  login: string,
+  sha: string,
+  action: "submitted" | "dismissed" = "submitted",
+) {
+  return payloadFor("pull_request_review", repo, { review: { login, sha, action } });
 }
 
 function lastRun(gh: StandIn) {
