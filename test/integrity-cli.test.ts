@@ -1,3 +1,5 @@
+import { rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { runCli } from "./helpers/cli.js";
@@ -446,5 +448,19 @@ describe("run --base surfaces", () => {
     expect(md.stdout.indexOf("### Contract changes")).toBeLessThan(
       md.stdout.indexOf("blocking** of"),
     );
+  });
+});
+
+describe("a contract replaced by a symlink", () => {
+  it("counts as gone at head, and the finding says why", async () => {
+    const root = baseAndHead({});
+    rmSync(join(root, ORACLE_PATH));
+    symlinkSync("../../../src/login.js", join(root, ORACLE_PATH));
+    applyHead(root, {}, "link");
+    const r = await runCli(["validate", "--base", "main", "--json"], root);
+    const [f] = JSON.parse(r.stdout).integrity.findings as JsonFinding[];
+    expect(f).toMatchObject({ code: "contract-removed", blocking: true, path: ORACLE_PATH });
+    expect(f!.message).toContain("cannot be read as a contract at head");
+    expect(r.code).toBe(1);
   });
 });

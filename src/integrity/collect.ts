@@ -36,6 +36,7 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     if (t.headPath !== undefined) {
       const head = headVersion(opts.root, t.headPath);
       if (head) pair.head = head;
+      else pair.unreadHead = t.headPath;
     }
     pairs.push(pair);
   }

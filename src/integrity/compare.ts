@@ -9,6 +9,8 @@ import type { ContractVersion } from "./version.js";
 export interface VersionPair {
   base?: ContractVersion;
   head?: ContractVersion;
+  /** The head path when the file is there but was not read (a symlink): it gates nothing either. */
+  unreadHead?: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export function compareContracts(
   supersedes: ReadonlyMap<string, string>,
 ): Finding[] {
   const out: Finding[] = [];
-  for (const { base, head } of pairs) {
+  for (const { base, head, unreadHead } of pairs) {
     if (base === undefined) continue; // a new contract: nothing at base to protect
     const by = supersedes.get(base.path);
     // A rename into the superseding contract (git pairs similar files) is a supersession too.
@@ -44,9 +46,11 @@ export function compareContracts(
               code: "contract-removed",
               ...at,
               message:
-                head === undefined || replaced
-                  ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
-                  : `${base.path} became ${head.path}, a contract of another kind`,
+                unreadHead !== undefined
+                  ? `${unreadHead} cannot be read as a contract at head (a symlink, say), so ${base.path} no longer gates anything`
+                  : head === undefined || replaced
+                    ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
+                    : `${base.path} became ${head.path}, a contract of another kind`,
               ...(base.contract.kind === "oracle-contract"
                 ? {}
                 : { before: "a JSON phase contract cannot be superseded" }),
