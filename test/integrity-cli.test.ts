@@ -161,6 +161,26 @@ describe("markdown contracts against their base", () => {
     expect(appended.findings).toEqual([]);
   });
 
+  it("a `none` CLARIFICATIONS placeholder may be replaced; an edited FILE SCOPE entry warns", async () => {
+    const placeholder = ORACLE_BASE.replace(
+      "Q: every browser? / A: yes, every browser",
+      "(or: none — request complete)",
+    );
+    const root = baseAndHead(
+      { [ORACLE_PATH]: ORACLE_BASE.replace("src/login.js\n", "src/**\n") },
+      { ...BASE_FILES, [ORACLE_PATH]: placeholder },
+    );
+    const r = await runCli(["validate", "--base", "main", "--json"], root);
+    const findings = JSON.parse(r.stdout).integrity.findings as JsonFinding[];
+    // The placeholder's replacement is an append (ungated: a warning), never an edit.
+    expect(codes(findings).sort()).toEqual(["W file-scope-edited", "W ungated-append"]);
+    expect(findings.find((f) => f.code === "file-scope-edited")).toMatchObject({
+      before: "src/login.js",
+      after: "src/**",
+    });
+    expect(r.code).toBe(0);
+  });
+
   it("appends without [gated] and reworded titles are warnings, not blocking", async () => {
     const r = await findingsFor(
       edit(

@@ -257,4 +257,17 @@ describe("contract integrity through the bundled action", () => {
     expect(gh.repo(REPO).checkRuns.length).toBe(before);
     await finish(gh, expect);
   });
+
+  it("push: no PR base, so the comparison does not apply and the report says so", async ({
+    expect,
+  }) => {
+    const { repo, gh } = await weakeningPr();
+    const pushed = await runAction({ repo, gh, event: "push" });
+    expect(pushed.code, pushed.stdout).toBe(0);
+    expect(report(pushed).integrity).toMatchObject({ applies: false, findings: [] });
+    expect(pushed.summary).toContain(
+      "### Contract changes\n\nNot compared: push has no pull request base",
+    );
+    await finish(gh, expect);
+  });
 });
