@@ -7,7 +7,7 @@ import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { ChangedFile, GitHubApi, RepoRef } from "../github/types.js";
 import { GitHubApiError } from "../github/types.js";
 import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
-import { integrityAnnotations, integrityMarkdown } from "../integrity/render.js";
+import { integrityAnnotations, integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { type IntegrityReport, integrityTitle, withIntegrity } from "../integrity/types.js";
 import { loadContract } from "../load.js";
 import { credentialFreeEnv } from "../process/env.js";
@@ -212,7 +212,7 @@ export async function runAction({ io, env, github }: ActionDeps): Promise<void> 
   });
   const summary = withIntegrity(result.summary, integrity);
   const outcomes = result.contracts;
-  io.untrusted(renderTerminal(summary, outcomes, plain));
+  io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
 
   // The JSON report, for later steps.
   const json = runReportJson(summary, outcomes, integrity);
