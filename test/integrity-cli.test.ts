@@ -242,7 +242,7 @@ describe("JSON phase contracts against their base", () => {
         (checkOf(c, 1, 0).evidence_required as unknown[]).pop();
       }),
     );
-    const subjects = r.findings.map((f) => `${f.code} ${f.message.split(" (a generated")[0]}`);
+    const subjects = r.findings.map((f) => `${f.code} ${f.message.split(" (plan and")[0]}`);
     expect(subjects).toEqual([
       "in-place-edit T1 check 1 (grep-match): pattern changed",
       "in-place-edit T1 check 2 (file-exists): must_contain was removed",
@@ -270,7 +270,7 @@ describe("JSON phase contracts against their base", () => {
         ];
       }),
     );
-    expect(r.findings.map((f) => f.message.split(" (a generated")[0]).sort()).toEqual([
+    expect(r.findings.map((f) => f.message.split(" (plan and")[0]).sort()).toEqual([
       "T1 check 1 (grep-match): expect flipped from present to absent",
       // Removed from the middle: one drop, not every later check "changed".
       "T1 check 2 (file-exists) was dropped",

@@ -104,7 +104,7 @@ export function planFindings(base: ContractVersion, head: ContractVersion): Find
   }
   const why =
     code === "in-place-edit"
-      ? " (a generated contract edited while its plan and source_plan_hash did not change)"
+      ? " (plan and source_plan_hash unchanged: an in-place edit of a generated contract)"
       : "";
   for (const c of changes) {
     out.push(finding({ code, ...place(c), ...fields({ ...c, message: `${c.message}${why}` }) }));
