@@ -1,8 +1,8 @@
 /** The pure parts of contract integrity: pairing, supersession, alignment, renderers. */
 import { describe, expect, it } from "vitest";
+import { alignChecks } from "../src/integrity/check-align.js";
 import { supersededPaths } from "../src/integrity/compare.js";
 import { touchedContracts } from "../src/integrity/pairs.js";
-import { alignChecks } from "../src/integrity/plan-diff.js";
 import {
   integrityAnnotations,
   integrityMarkdown,
