@@ -4,16 +4,16 @@
  * @octokit/openapi), and the rule — an approving review on the current head
  * by a non-author with write permission.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitHubApi } from "../src/github/adapter.js";
 import { createOctokit } from "../src/github/client.js";
 import type { PullReview } from "../src/github/types.js";
 import { candidateApprovals, findApproval } from "../src/integrity/approval.js";
+import { standInsCheckedAfterEach } from "./github/checked.js";
 import {
   ACTIONS_LOGIN,
   ACTIONS_TOKEN,
   fakeSha,
-  type StandIn,
   startStandIn,
   type TokenIdentity,
 } from "./github/standin.js";
@@ -21,15 +21,7 @@ import {
 const REPO = "acme/widgets";
 const HEAD = fakeSha("head");
 const OLD = fakeSha("old-head");
-const open: StandIn[] = [];
-
-afterEach(async () => {
-  for (const gh of open.splice(0)) {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-    await gh.close();
-  }
-});
+const open = standInsCheckedAfterEach();
 
 async function setup(token?: TokenIdentity) {
   const gh = await startStandIn(token ? { tokens: { [ACTIONS_TOKEN]: token } } : undefined);
