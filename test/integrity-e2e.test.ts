@@ -8,6 +8,8 @@
  * Run `npm run bundle` after changing src/.
  */
 import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, type ExpectStatic, it } from "vitest";
 import { examplePayload } from "./github/payloads.js";
 import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
@@ -17,6 +19,8 @@ import {
   makeRepo,
   NAME,
   OWNER,
+  oracleContract,
+  oraclePath,
   PR_NUMBER,
   payloadFor,
   planContract,
@@ -268,6 +272,41 @@ describe("contract integrity through the bundled action", () => {
     expect(pushed.summary).toContain(
       "### Contract changes\n\nNot compared: push has no pull request base",
     );
+    await finish(gh, expect);
+  });
+
+  it("a checkout of GitHub's merge commit compares only what the PR changed, not the base branch's later edits", async ({
+    expect,
+  }) => {
+    const path = oraclePath("merge");
+    const criteria = (expect3: string, title3: string) =>
+      oracleContract("merge", [
+        { title: "prints OK", check: "echo OK", expect: "OK" },
+        { title: "prints YES", check: "echo YES", expect: "YES" },
+        { title: title3, check: "echo DONE", expect: expect3 },
+      ]);
+    // The PR changes criterion 1's EXPECT; later, main rewords criterion 3.
+    const repo = await makeRepo({
+      base: { [path]: criteria("DONE", "prints DONE") },
+      head: { [path]: criteria("DONE", "prints DONE").replace("EXPECT: OK", "EXPECT: /O/") },
+    });
+    await repo.git("checkout", "-q", "main");
+    await writeFile(join(repo.dir, path), criteria("DONE", "prints DONE, as the team asked"));
+    await repo.git("commit", "-q", "-am", "main moves on");
+    const baseTip = await repo.git("rev-parse", "HEAD");
+    await repo.git("merge", "-q", "--no-ff", "-m", "Merge feature", "feature");
+    const merge = await repo.git("rev-parse", "HEAD");
+    await repo.checkout(merge);
+    // Control: the merged file on disk does carry main's rewording.
+    expect(await readFile(join(repo.dir, path), "utf8")).toContain("as the team asked");
+
+    const moved: GitRepo = { ...repo, base: baseTip, merge };
+    const gh = await standInFor(moved);
+    const r = await runAction({ repo: moved, gh, event: "pull_request", sha: merge });
+    expect(report(r).integrity.findings.map((f: { code: string }) => f.code)).toEqual([
+      "oracle-changed",
+    ]);
+    expect(r.code).toBe(1);
     await finish(gh, expect);
   });
 });

@@ -29,6 +29,7 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     mergeBase: base,
     touched: touchedContracts(args.changed, args.globs, args.prefix),
     discovered: args.discovered,
+    headCommit: args.pr.headSha,
   });
   const report: IntegrityReport = { applies: true, base, findings };
   if (!findings.some((f) => f.blocking)) return report;

@@ -18,23 +18,32 @@ export interface CompareOptions {
   touched: readonly TouchedContract[];
   /** Every contract discovered at head: their `supersedes:` lines excuse deletions. */
   discovered: readonly string[];
+  /**
+   * Read the head versions at this commit instead of the working tree: the
+   * action's PR head, so a checkout of GitHub's merge commit (which also
+   * holds the base branch's later edits) compares only what the PR changed.
+   */
+  headCommit?: string;
 }
 
 /**
  * Read each touched contract at the merge base (git) and at head (the
- * working tree, never through a symlink), then compare. Throws
- * `BaseUnreadableError` when git cannot read the base.
+ * working tree, never through a symlink, or `headCommit`), then compare.
+ * Throws `BaseUnreadableError` when git cannot read either commit.
  */
 export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
   const pairs: VersionPair[] = [];
   for (const t of opts.touched) {
     const pair: VersionPair = {};
     if (t.basePath !== undefined) {
-      const base = await baseVersion(opts.root, opts.mergeBase, t.basePath);
+      const base = await versionAtCommit(opts.root, opts.mergeBase, t.basePath);
       if (base) pair.base = base;
     }
     if (t.headPath !== undefined) {
-      const head = headVersion(opts.root, t.headPath);
+      const head =
+        opts.headCommit === undefined
+          ? headVersion(opts.root, t.headPath)
+          : await versionAtCommit(opts.root, opts.headCommit, t.headPath);
       if (head) pair.head = head;
       else pair.unreadHead = t.headPath;
     }
@@ -50,14 +59,16 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   return compareContracts(pairs, supersededPaths(oracleHeads));
 }
 
-async function baseVersion(
+/** A contract as it is at `commit`; `undefined` when it is not a regular file there. */
+async function versionAtCommit(
   root: string,
   commit: string,
   path: string,
 ): Promise<ContractVersion | undefined> {
   const kind = kindOf(path);
   const read = await readAtCommit(root, commit, path, MAX_CONTRACT_BYTES);
-  // A symlink at base was refused by the gate there: there is nothing to protect.
+  // A symlink at base was refused by the gate there: there is nothing to protect
+  // (and one at head gates nothing: the loader refuses it).
   if (kind === undefined || read.kind !== "file") return undefined;
   let planDigest: string | null | undefined;
   const plan = kind === "plan-contract" ? phaseFiles(path)?.plan : undefined;
