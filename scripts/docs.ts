@@ -1,5 +1,6 @@
 // `npm run docs`: regenerate the generated parts of README.md in place.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { findingCodesTable } from "../src/integrity/finding-codes.js";
 import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 import { demoteHeadings, exampleReport } from "./example-report.js";
@@ -18,6 +19,7 @@ function fill(text: string, name: string, content: string): string {
 let readme = readFileSync("README.md", "utf8");
 readme = fill(readme, "problem-codes", problemCodesTable());
 readme = fill(readme, "credential-rules", credentialRulesTable());
+readme = fill(readme, "integrity-findings", findingCodesTable());
 const example = await exampleReport();
 mkdirSync("docs", { recursive: true });
 writeFileSync("docs/example-report.md", example);

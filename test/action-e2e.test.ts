@@ -520,8 +520,9 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     expect(changed.summary).toContain(oraclePath("deleted"));
     const [cr] = checkRuns(changedGh);
     expect(cr!.output.summary).toContain(oraclePath("deleted"));
-    // The removed contract never blocks: only the drift does.
+    // The removed contract's criteria are not run; its deletion is a blocking contract change.
     expect(failures(changedGh).map((a) => a.title)).toEqual([
+      "Contract change: contract-removed",
       expect.stringMatching(/^Invalid contract: plan-drift/),
     ]);
     expect(changed.code).toBe(1);
@@ -1077,7 +1078,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     const [err] = errors(r);
     expect(err).toContain("does not support the 'issues' event");
     expect(err).toContain(
-      "Supported: pull_request, pull_request_target, workflow_dispatch, workflow_run, push.",
+      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push.",
     );
     expect(gh.requests).toEqual([]);
     await finish(gh, expect);

@@ -201,7 +201,7 @@ describe("resolveTarget / isUntrusted", () => {
   it("any other event: an error naming every supported event", () => {
     const r = { ...RUNNER, eventName: "issues" };
     expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(
-      "Supported: pull_request, pull_request_target, workflow_dispatch, workflow_run, push.",
+      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push.",
     );
     expect(() =>
       resolveTarget(
@@ -552,6 +552,11 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
       calls.push("upsertStickyComment");
       return { action: "created", url: "https://c", deletedDuplicates: 0 };
     },
+    listReviews: async () => {
+      calls.push("listReviews");
+      return [];
+    },
+    getPermission: async () => "none",
     ...overrides,
   };
   return api;
@@ -799,12 +804,18 @@ describe("runAction: a PR that replaces a contract by a symlink", () => {
   };
 
   it("is gated and refused; the same content as a regular file would pass", async () => {
-    // Positive control: the lenient content committed in place of the contract turns the gate green.
+    // Positive control: the lenient content committed in place of the contract passes its
+    // checks; only the in-place edit of a generated contract (integrity, needing an approval) blocks.
     const copied = await inProcess(
       { base, head: { [contract]: fixture("docs/lenient-contract.json") } },
       fakeApi(),
     );
-    expect(copied.outputs.conclusion).toBe("success");
+    const report = JSON.parse(readFileSync(copied.outputs.report!, "utf8"));
+    expect(report.contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
+    expect(report.integrity.findings.length).toBeGreaterThan(0);
+    expect(
+      report.integrity.findings.every((f: { code: string }) => f.code === "in-place-edit"),
+    ).toBe(true);
 
     const linked = await inProcess(
       { base, head: { [contract]: { symlink: "../docs/lenient-contract.json" } } },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { demoteHeadings, exampleReport } from "../scripts/example-report.js";
+import { FINDING_CODES, findingCodesTable } from "../src/integrity/finding-codes.js";
 import { PROBLEM_CODES } from "../src/problem-codes.js";
 import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
@@ -18,6 +19,16 @@ describe("README", () => {
     for (const code of Object.keys(PROBLEM_CODES)) {
       expect(code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(readme).toContain(`\`${code}\``);
+    }
+  });
+
+  it("carries the generated integrity finding table (run `npm run docs` after changing codes)", () => {
+    expect(readme).toContain(
+      `<!-- integrity-findings:start -->\n${findingCodesTable()}\n<!-- integrity-findings:end -->`,
+    );
+    for (const code of Object.keys(FINDING_CODES)) {
+      expect(code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(PROBLEM_CODES).not.toHaveProperty(code);
     }
   });
 

@@ -3,7 +3,7 @@
  * local stand-in, which validates every request against GitHub's OpenAPI
  * description: every test ends with no violations.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createGitHubApi,
   type GitHubApiOptions,
@@ -12,6 +12,7 @@ import {
 } from "../src/github/adapter.js";
 import { createOctokit } from "../src/github/client.js";
 import { type Annotation, type GitHubApi, GitHubApiError } from "../src/github/types.js";
+import { standInsCheckedAfterEach } from "./github/checked.js";
 import {
   ACTIONS_LOGIN,
   ACTIONS_TOKEN,
@@ -29,15 +30,7 @@ const HEAD = fakeSha("head");
 const BASE = fakeSha("base");
 const MARKER = "<!-- contract-gate:contract-gate -->";
 
-const open: StandIn[] = [];
-
-afterEach(async () => {
-  for (const gh of open.splice(0)) {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-    await gh.close();
-  }
-});
+const open = standInsCheckedAfterEach();
 
 interface Setup {
   gh: StandIn;
@@ -126,6 +119,7 @@ describe("pull requests", () => {
       changedFiles: 4,
       state: "open",
       htmlUrl: `https://github.com/${REPO}/pull/7`,
+      author: "octocat",
     });
     expect(await api.getPull(8)).toMatchObject({ headRepo: "someone/widgets", headRef: "patch-1" });
     expect((await api.getPull(9)).headRepo).toBeNull();

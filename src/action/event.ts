@@ -50,6 +50,7 @@ export type Target =
 
 export const SUPPORTED_EVENTS = [
   "pull_request",
+  "pull_request_review",
   "pull_request_target",
   "workflow_dispatch",
   "workflow_run",
@@ -79,6 +80,8 @@ export function resolveTarget(
   const p = (payload ?? {}) as PullPayload;
   switch (runner.eventName) {
     case "pull_request":
+    // A review submitted or dismissed: re-gate, so an approval acknowledges contract changes.
+    case "pull_request_review":
     case "pull_request_target": {
       const pr = p.pull_request;
       const number = pr?.number ?? p.number;

@@ -59,20 +59,23 @@ export function checkoutAdvice(
 }
 
 /**
- * Changed files by git when the API cannot list them all (over 3,000 files):
- * `git diff --name-status base...head`, deepening a shallow clone in bounded
- * steps until a merge base exists. Fails closed (throws) without one.
+ * The merge base of `baseSha` and `headSha`, deepening a shallow clone in
+ * bounded steps (fetching both from `origin`) until one exists; `undefined`
+ * when there is none even then. Shared by the changed-file fallback and the
+ * contract-integrity comparison.
  */
-export async function gitChangedFiles(
+export async function mergeBaseDeepening(
   cwd: string,
   baseSha: string,
   headSha: string,
-): Promise<ChangedFile[]> {
-  const haveBase = async () => (await git(cwd, ["merge-base", baseSha, headSha])) !== undefined;
-  if (!(await haveBase())) {
+): Promise<string | undefined> {
+  const mergeBase = () => git(cwd, ["merge-base", baseSha, headSha]);
+  let found = await mergeBase();
+  if (found === undefined) {
     await git(cwd, ["fetch", "--no-tags", "--quiet", "origin", baseSha, headSha]);
     for (const depth of [50, 200, 1000, 5000]) {
-      if (await haveBase()) break;
+      found = await mergeBase();
+      if (found !== undefined) break;
       await git(cwd, [
         "fetch",
         "--no-tags",
@@ -83,8 +86,22 @@ export async function gitChangedFiles(
         headSha,
       ]);
     }
+    found ??= await mergeBase();
   }
-  if (!(await haveBase())) {
+  return found;
+}
+
+/**
+ * Changed files by git when the API cannot list them all (over 3,000 files):
+ * `git diff --name-status base...head`, deepening a shallow clone in bounded
+ * steps until a merge base exists. Fails closed (throws) without one.
+ */
+export async function gitChangedFiles(
+  cwd: string,
+  baseSha: string,
+  headSha: string,
+): Promise<ChangedFile[]> {
+  if ((await mergeBaseDeepening(cwd, baseSha, headSha)) === undefined) {
     throw new Error(
       `No merge base between ${baseSha} and ${headSha}, even after deepening the clone; ` +
         "cannot tell which contracts the PR changed. Use actions/checkout with fetch-depth: 0.",
@@ -98,6 +115,11 @@ export async function gitChangedFiles(
     `${baseSha}...${headSha}`,
   ]);
   if (out === undefined) throw new Error(`git diff ${baseSha}...${headSha} failed`);
+  return parseNameStatus(out);
+}
+
+/** `git diff --name-status -z` output → changed files (renames and copies with both paths). */
+export function parseNameStatus(out: string): ChangedFile[] {
   const fields = out.split("\0").filter((f) => f !== "");
   const files: ChangedFile[] = [];
   for (let i = 0; i < fields.length; ) {

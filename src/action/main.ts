@@ -6,6 +6,9 @@ import { discoverContracts } from "../discover.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { ChangedFile, GitHubApi, RepoRef } from "../github/types.js";
 import { GitHubApiError } from "../github/types.js";
+import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
+import { integrityAnnotations, integrityMarkdown, integrityTerminal } from "../integrity/render.js";
+import { type IntegrityReport, integrityTitle, withIntegrity } from "../integrity/types.js";
 import { loadContract } from "../load.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { annotationsFor } from "../report/annotations.js";
@@ -125,10 +128,14 @@ export async function runAction({
   const prefix = repoPrefix(runner.workspace ?? root, root);
   let paths: string[];
   let removed: string[] = [];
+  let integrity: IntegrityReport;
   try {
     const discovered = await discoverContracts({ root, globs: settings.contracts });
+    const changed =
+      target.kind === "pull-request"
+        ? await changedFiles(api, target, changedFilesCount, root, io)
+        : [];
     if (target.kind === "pull-request" && settings.scope === "changed") {
-      const changed = await changedFiles(api, target, changedFilesCount, root, io);
       ({ selected: paths, removed } = selectChanged(
         discovered,
         changed,
@@ -142,6 +149,19 @@ export async function runAction({
       paths = discovered;
       io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
     }
+    // Every contract the PR touches, against the merge base; a base that cannot be read fails here.
+    integrity =
+      target.kind === "pull-request"
+        ? await pullIntegrity({
+            api,
+            root,
+            prefix,
+            globs: settings.contracts,
+            pr: { number: target.number, baseSha: target.baseSha!, headSha },
+            changed,
+            discovered,
+          })
+        : noPullBase(target.event);
   } catch (e) {
     io.setFailed(`contract-gate: ${(e as Error).message}`);
     return;
@@ -163,7 +183,7 @@ export async function runAction({
   // write tokens to fork PRs): try, and on 403 use the fallback without a second warning.
   const forkPullRequest =
     target.kind === "pull-request" &&
-    target.event === "pull_request" &&
+    (target.event === "pull_request" || target.event === "pull_request_review") &&
     target.headRepo !== target.baseRepo;
   let apiClosed = false;
   const externalId = `${runner.runId}-${runner.runAttempt}-${settings.checkName}`;
@@ -220,12 +240,15 @@ export async function runAction({
   } finally {
     sandbox.close();
   }
-  const { summary } = result;
+  const summary = withIntegrity(result.summary, integrity);
   const outcomes = result.contracts;
-  io.untrusted(renderTerminal(summary, outcomes, plain));
+  io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
 
   // The JSON report, for later steps.
-  const json = runReportJson(summary, outcomes, sandbox.info);
+  const json = runReportJson(summary, outcomes, {
+    sandbox: sandbox.info,
+    ...(integrity && { integrity }),
+  });
   const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");
   const reportPath = join(
     reportDir,
@@ -239,11 +262,17 @@ export async function runAction({
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }
 
-  const title = checkRunTitle(summary, {
-    invalid: outcomes.filter((c) => c.verdict === "invalid").length,
-    drifted: outcomes.filter((c) => c.verdict === "drifted").length,
-  });
-  const annotations = annotationsFor(outcomes, prefix);
+  const title = integrityTitle(
+    checkRunTitle(summary, {
+      invalid: outcomes.filter((c) => c.verdict === "invalid").length,
+      drifted: outcomes.filter((c) => c.verdict === "drifted").length,
+    }),
+    integrity,
+  );
+  const annotations = [
+    ...integrityAnnotations(integrity, prefix),
+    ...annotationsFor(outcomes, prefix),
+  ];
   const rerun = `Re-run: Actions → this workflow → Run workflow with \`pr-number\`${target.kind === "pull-request" ? ` = ${target.number}` : ""}.`;
 
   if (checkRun && !apiClosed) {
@@ -258,6 +287,7 @@ export async function runAction({
             title: settings.checkName,
             removed,
             sandbox: sandboxText,
+            preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
           }),
           text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
           annotations,
@@ -281,6 +311,7 @@ export async function runAction({
             title: settings.checkName,
             removed,
             sandbox: sandboxText,
+            preamble: integrityMarkdown(integrity, COMMENT_BUDGET / 3),
             footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
           }),
       });
@@ -319,6 +350,7 @@ export async function runAction({
         title: settings.checkName,
         removed,
         sandbox: sandboxText,
+        preamble: integrityMarkdown(integrity, SUMMARY_BUDGET / 3),
       }),
     );
   } catch (e) {

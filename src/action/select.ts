@@ -5,7 +5,8 @@ import { companionsOf } from "../run/changed.js";
 /**
  * Which discovered contracts a PR touches: the contract itself, its
  * `phase-N-plan.md` or its `phase-N-evidence.json` changed. Contracts the PR
- * deletes (or renames away) are listed as removed: visible, never blocking.
+ * deletes (or renames away) are listed as removed: nothing of them runs (their
+ * deletion is an integrity finding, see src/integrity/).
  * `changed` paths are relative to the repository root, contract paths to the
  * working directory `prefix` ("" when it is the root).
  */

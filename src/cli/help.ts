@@ -26,10 +26,14 @@ export const COMMAND_HELP: Record<string, string> = {
 
 Parse every contract, apply the format's rules and compare plan contracts with
 their phase-N-plan.md. Prints 'path:line:col: error|warning CODE message'.
-Exit 0 when there are no errors, 1 when any contract has an error.
+Exit 0 when there are no errors, 1 when any contract has an error
+(or, with --base, a contract change blocks).
 
 Options:
 ${DISCOVERY}
+  --base REV                compare each contract changed since the merge base of REV and
+                            HEAD with its version there; a deleted criterion, changed oracle,
+                            edited REQUEST or weakened check blocks (see README, Contract integrity)
 `,
   status: `Usage: contract-gate status [options] [PATH...]
 
@@ -50,6 +54,9 @@ Exit 0 when nothing blocks (or no contracts), 1 when anything blocks.
 
 Options:
 ${DISCOVERY}
+  --base REV                compare each contract changed since the merge base of REV and
+                            HEAD with its version there; a deleted criterion, changed oracle,
+                            edited REQUEST or weakened check blocks (see README, Contract integrity)
   --changed-since REF       only contracts changed between REF and the working tree
                             (a change to phase-N-plan.md or phase-N-evidence.json counts)
   --max-parallel N          concurrent check processes (default: number of CPUs)

@@ -6,6 +6,10 @@ import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
+import { cliIntegrity } from "../integrity/cli-base.js";
+import { integrityTerminal } from "../integrity/render.js";
+import { integrityJson } from "../integrity/report-json.js";
+import { unacknowledged } from "../integrity/types.js";
 import { evidenceProblems, loadContract, unreadProblem } from "../load.js";
 import type { Contract, PlanHeader } from "../model.js";
 import { isInvalid } from "../model.js";
@@ -73,8 +77,12 @@ function usage(io: CliIO, message: string, hint: string): number {
 }
 
 async function listCommand(command: "validate" | "status", args: string[], io: CliIO) {
+  const options =
+    command === "validate"
+      ? { ...DISCOVERY_OPTIONS, base: { type: "string" as const } }
+      : DISCOVERY_OPTIONS;
   const { values, positionals } = parseOrUsage(() =>
-    parseArgs({ args, options: DISCOVERY_OPTIONS, allowPositionals: true, strict: true }),
+    parseArgs({ args, options, allowPositionals: true, strict: true }),
   );
   if (values.help) {
     io.stdout(COMMAND_HELP[command]!);
@@ -94,12 +102,19 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     );
     return EXIT.ok;
   }
+  const base = "base" in values && typeof values.base === "string" ? values.base : undefined;
+  const integrity = await cliIntegrity(root, base, values.contracts);
   if (values.json) {
-    io.stdout(`${JSON.stringify(validateJson(contracts), null, 2)}\n`);
+    const json = validateJson(contracts);
+    io.stdout(
+      `${JSON.stringify(integrity ? { ...json, integrity: integrityJson(integrity) } : json, null, 2)}\n`,
+    );
   } else {
     io.stdout(renderValidateText(contracts, paint));
+    if (integrity) io.stdout(integrityTerminal(integrity, paint));
   }
-  return contracts.some(isInvalid) ? EXIT.failed : EXIT.ok;
+  const blocked = unacknowledged(integrity).length > 0;
+  return contracts.some(isInvalid) || blocked ? EXIT.failed : EXIT.ok;
 }
 
 /** The `validate --json` report (schemaVersion 1, documented in the README). */

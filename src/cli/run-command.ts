@@ -1,6 +1,9 @@
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { UsageError } from "../discover.js";
+import { cliIntegrity } from "../integrity/cli-base.js";
+import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
+import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
@@ -27,6 +30,7 @@ const OPTIONS = {
   root: { type: "string" },
   contracts: { type: "string", multiple: true },
   "changed-since": { type: "string" },
+  base: { type: "string" },
   "max-parallel": { type: "string" },
   "timeout-seconds": { type: "string" },
   "regex-timeout-ms": { type: "string" },
@@ -82,6 +86,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
   }
 
+  // Before anything runs: a base that cannot be read fails the command, not a check.
+  const integrity = await cliIntegrity(root, values.base, values.contracts);
+
   const paint = paintFor(io.isTTY, io.env);
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
   const sandbox = await openSandbox({
@@ -124,22 +131,27 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     for (const f of failures) io.stderr(`contract-gate: ${f}\n`);
   }
 
+  const conclusion = gateConclusion(result.summary.conclusion, integrity);
   if (values.json) {
-    io.stdout(
-      `${JSON.stringify(runReportJson(result.summary, result.contracts, sandbox.info), null, 2)}\n`,
-    );
+    const json = runReportJson(result.summary, result.contracts, {
+      sandbox: sandbox.info,
+      ...(integrity && { integrity }),
+    });
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   } else if (values.markdown) {
     io.stdout(
-      renderMarkdown(result.summary, result.contracts, {
+      renderMarkdown({ ...result.summary, conclusion }, result.contracts, {
         budget,
         title: "contract-gate",
         sandbox: shown,
+        preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
       }),
     );
   } else {
     io.stdout(renderTerminal(result.summary, result.contracts, paint));
+    if (integrity) io.stdout(integrityTerminal(integrity, paint));
   }
-  return result.summary.conclusion === "failure" ? EXIT.failed : EXIT.ok;
+  return conclusion === "failure" ? EXIT.failed : EXIT.ok;
 }
 
 /** A live `[done/total] running …` line on stderr, redrawn at most every 100 ms. */

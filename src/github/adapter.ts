@@ -12,6 +12,8 @@ import type {
   CheckRunRef,
   GitHubApi,
   PullRequestInfo,
+  PullReview,
+  RepoPermission,
   RepoRef,
   StickyCommentRequest,
   StickyCommentResult,
@@ -173,7 +175,51 @@ export function createGitHubApi(
       changedFiles: data.changed_files,
       state: data.state,
       htmlUrl: data.html_url,
+      author: data.user.login,
     };
+  }
+
+  async function listReviews(number: number): Promise<PullReview[]> {
+    const reviews = await call(
+      `GET ${root}/pulls/${number}/reviews`,
+      "reviews",
+      `pull request #${number} in ${full}`,
+      () =>
+        octokit.paginate(octokit.rest.pulls.listReviews, {
+          owner,
+          repo,
+          pull_number: number,
+          per_page: 100,
+        }),
+    );
+    return reviews.map((r) => ({
+      id: r.id,
+      login: r.user?.login ?? null,
+      state: r.state,
+      commitId: r.commit_id ?? null,
+      submittedAt: r.submitted_at ?? null,
+      htmlUrl: r.html_url,
+    }));
+  }
+
+  async function getPermission(login: string): Promise<RepoPermission> {
+    try {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner,
+        repo,
+        username: login,
+      });
+      const p = data.permission;
+      return p === "admin" || p === "write" || p === "read" ? p : "none";
+    } catch (e) {
+      // 404: not a collaborator (or no such user), which is no permission at all.
+      if (statusOf(e) === 404) return "none";
+      throw toGitHubApiError(e, `GET ${root}/collaborators/${login}/permission`, {
+        area: "collaborators",
+        repo: full,
+        subject: `the permission of ${login} in ${full}`,
+      });
+    }
   }
 
   async function listPullFiles(number: number): Promise<ChangedFile[]> {
@@ -556,6 +602,8 @@ export function createGitHubApi(
   return {
     getPull,
     listPullFiles,
+    listReviews,
+    getPermission,
     startCheckRun,
     completeCheckRun,
     findStickyComment,

@@ -5,7 +5,7 @@
 import { GitHubApiError } from "./types.js";
 
 /** What the failing call was about; picks the advice. */
-export type ApiArea = "checks" | "comments" | "pulls" | "user";
+export type ApiArea = "checks" | "comments" | "pulls" | "user" | "reviews" | "collaborators";
 
 export interface ErrorContext {
   area: ApiArea;
@@ -121,6 +121,12 @@ function advice(error: unknown, status: number | undefined, ctx: ErrorContext): 
       }
       if (ctx.area === "comments") {
         return `The token may not write pull request comments: add \`pull-requests: write\` to the workflow's (or job's) \`permissions:\`. ${FORK_NOTE}`;
+      }
+      if (ctx.area === "reviews") {
+        return "The token may not read pull request reviews, so no approval can acknowledge contract changes: add `pull-requests: read` to the workflow's (or job's) `permissions:`.";
+      }
+      if (ctx.area === "collaborators") {
+        return "The token may not read collaborators' permissions, so no approval can acknowledge contract changes: it needs `metadata: read` (every `GITHUB_TOKEN` has it; a fine-grained token needs Metadata: read).";
       }
       if (ctx.area === "pulls") {
         return "The token may not read pull requests: add `pull-requests: read` to the workflow's (or job's) `permissions:`.";

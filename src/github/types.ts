@@ -22,7 +22,25 @@ export interface PullRequestInfo {
   changedFiles: number;
   state: string;
   htmlUrl: string;
+  /** Login of the PR's author (`user.login`): their own review never acknowledges a contract change. */
+  author?: string;
 }
+
+/** A pull request review, as far as acknowledging contract changes needs it. */
+export interface PullReview {
+  id: number;
+  /** `null` when the reviewer's account was deleted. */
+  login: string | null;
+  /** `APPROVED`, `CHANGES_REQUESTED`, `COMMENTED`, `DISMISSED`, `PENDING`. */
+  state: string;
+  /** The head commit the review was submitted on. */
+  commitId: string | null;
+  submittedAt: string | null;
+  htmlUrl: string;
+}
+
+/** A collaborator's permission as `permission` reports it (maintain → write, triage → read). */
+export type RepoPermission = "admin" | "write" | "read" | "none";
 
 export type FileStatus =
   | "added"
@@ -83,6 +101,10 @@ export interface GitHubApi {
   getPull(number: number): Promise<PullRequestInfo>;
   /** Every page, 100 per page (the API stops at 3,000 files). */
   listPullFiles(number: number): Promise<ChangedFile[]>;
+  /** Every review of the pull request, oldest first (`pull-requests: read`). */
+  listReviews(number: number): Promise<PullReview[]>;
+  /** `login`'s permission on the repository (`metadata: read`, which every token has). */
+  getPermission(login: string): Promise<RepoPermission>;
   /**
    * Create the check run `in_progress` on `headSha`. When `externalId` is
    * given and creating may have succeeded before a retry, an existing run with

@@ -29,6 +29,8 @@ export interface MarkdownOptions {
   footer?: string;
   /** Where commands ran: a line under the counts, and a warning at the top when unsandboxed. */
   sandbox?: { line: string; warning?: string };
+  /** Markdown shown first under the heading (the "Contract changes" section), already escaped and sized. */
+  preamble?: string;
 }
 
 /**
@@ -71,14 +73,15 @@ export function renderMarkdown(
 }
 
 /** The unsandboxed warning comes first, where nobody scrolls past it. */
-function sandboxLines(opts: MarkdownOptions): string[] {
-  if (!opts.sandbox) return [];
-  const { line, warning } = opts.sandbox;
-  return [
-    ...(warning ? ["", `> [!WARNING]\n> ${escapeInline(warning)}`] : []),
-    "",
-    escapeInline(line),
-  ];
+/** The unsandboxed warning: at the very top, above everything but the heading. */
+function sandboxWarning(opts: MarkdownOptions): string[] {
+  const warning = opts.sandbox?.warning;
+  return warning ? ["", `> [!WARNING]\n> ${escapeInline(warning)}`] : [];
+}
+
+/** Where commands ran: one line under the counts. */
+function sandboxLine(opts: MarkdownOptions): string[] {
+  return opts.sandbox ? ["", escapeInline(opts.sandbox.line)] : [];
 }
 
 function heading(summary: RunSummary, opts: MarkdownOptions): string {
@@ -111,7 +114,9 @@ function render(
   const part = opts.part ?? "all";
   const out: string[] = [];
   if (part !== "details") {
-    out.push(heading(summary, opts), ...sandboxLines(opts), "", countsLine(summary));
+    out.push(heading(summary, opts), ...sandboxWarning(opts), "");
+    if (opts.preamble) out.push(opts.preamble, "");
+    out.push(countsLine(summary), ...sandboxLine(opts));
     if (level.note) {
       out.push(
         "",
@@ -122,7 +127,7 @@ function render(
     if (opts.removed?.length) {
       out.push("", "### Removed contracts", "");
       for (const r of opts.removed)
-        out.push(`- ${codeSpan(r)} (deleted by this change; not gated)`);
+        out.push(`- ${codeSpan(r)} (deleted: nothing of it runs; see Contract changes)`);
     }
   }
   if (part !== "summary") {
@@ -195,7 +200,15 @@ function hardCut(
   opts: MarkdownOptions,
   budget: number,
 ): string {
-  const head = [heading(summary, opts), ...sandboxLines(opts), "", countsLine(summary), ""];
+  const head = [
+    heading(summary, opts),
+    ...sandboxWarning(opts),
+    "",
+    ...(opts.preamble ? [opts.preamble, ""] : []),
+    countsLine(summary),
+    ...sandboxLine(opts),
+    "",
+  ];
   const rows = contracts.flatMap((c) =>
     orderCriteria(c.criteria)
       .filter((k) => k.blocking)

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { IntegrityJsonSchema, integrityJson } from "../integrity/report-json.js";
+import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
@@ -70,19 +72,25 @@ export const RunReportSchema = z.object({
       criteria: z.array(CriterionSchema),
     }),
   ),
+  /** Changes to contracts against the PR's base (`run --base`, the action on pull requests). */
+  integrity: IntegrityJsonSchema.optional(),
 });
 
 export type RunReportJson = z.infer<typeof RunReportSchema>;
 
-/** Build the JSON report from the engine's outcomes. */
+/**
+ * Build the JSON report from the engine's outcomes. With `integrity`, the
+ * conclusion is the gate's: unacknowledged blocking contract changes fail it.
+ */
 export function runReportJson(
   summary: RunSummary,
   contracts: readonly ContractOutcome[],
-  sandbox?: SandboxInfo,
+  extras: { sandbox?: SandboxInfo; integrity?: IntegrityReport } = {},
 ): RunReportJson {
+  const { sandbox, integrity } = extras;
   return {
     schemaVersion: 1,
-    conclusion: summary.conclusion,
+    conclusion: gateConclusion(summary.conclusion, integrity),
     ...(sandbox && { sandbox }),
     counts: summary.counts,
     contracts: contracts.map((c) => ({
@@ -109,6 +117,7 @@ export function runReportJson(
         })),
       })),
     })),
+    ...(integrity ? { integrity: integrityJson(integrity) } : {}),
   };
 }
 

@@ -84,6 +84,17 @@ export interface PullState {
   /** Every changed file; listing stops at 3,000 like GitHub, `changed_files` counts all. */
   files: PullFileState[];
   createdAt: string;
+  /** Reviews, oldest first (what `pulls/list-reviews` lists). */
+  reviews: ReviewState[];
+}
+
+export interface ReviewState {
+  id: number;
+  user: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
+  /** The head commit the review was submitted on. */
+  commitId: string;
+  submittedAt: string;
 }
 
 export type AnnotationState = Record<string, Json>;
@@ -132,6 +143,8 @@ export interface RepoState {
   issues: Set<number>;
   checkRuns: CheckRunState[];
   comments: CommentState[];
+  /** Collaborators' permission (`admin`, `maintain`, `write`, `triage`, `read`); others are not collaborators. */
+  collaborators: Map<string, "admin" | "maintain" | "write" | "triage" | "read">;
 }
 
 export interface StandInState {
@@ -216,6 +229,17 @@ export interface StandIn {
     comment: { body: string; user: string },
   ): CommentState;
   addToken(token: string, identity: TokenIdentity): void;
+  /** A review submitted on `commitId` (default: the pull request's current head). */
+  addReview(
+    fullName: string,
+    pullNumber: number,
+    review: { user: string; state: ReviewState["state"]; commitId?: string },
+  ): ReviewState;
+  addCollaborator(
+    fullName: string,
+    login: string,
+    role: "admin" | "maintain" | "write" | "triage" | "read",
+  ): void;
   repo(fullName: string): RepoState;
   close(): Promise<void>;
 }
@@ -369,6 +393,27 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
       repo: repoJson(full, repo, false),
     };
     return p;
+  }
+
+  function reviewJson(repo: RepoState, pull: PullState, r: ReviewState): JsonObject {
+    const full = `${repo.owner}/${repo.name}`;
+    const t = retarget(spec.example("pull-request-review"), [
+      ["https://api.github.com", base],
+      ["octocat/Hello-World", full],
+      ["/pulls/12", `/pulls/${pull.number}`],
+      ["/pull/12", `/pull/${pull.number}`],
+      ["pullrequestreview-80", `pullrequestreview-${r.id}`],
+    ]);
+    t.id = r.id;
+    t.node_id = Buffer.from(`017:PullRequestReview${r.id}`).toString("base64");
+    t.user = userJson(r.user);
+    t.state = r.state;
+    t.body = "";
+    t.commit_id = r.commitId;
+    t.submitted_at = r.submittedAt;
+    const role = repo.collaborators.get(r.user);
+    t.author_association = role ? "COLLABORATOR" : r.user === pull.user ? "OWNER" : "NONE";
+    return t;
   }
 
   function fileJson(repo: RepoState, pull: PullState, f: PullFileState): JsonObject {
@@ -688,6 +733,43 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
       if (!pull) return error(404, "Not Found", ctx.op);
       // GitHub lists at most 3,000 files; pages past that are empty.
       return list(pull.files.slice(0, 3000), ctx, repo, (f) => fileJson(repo, pull, f));
+    },
+
+    "pulls/list-reviews"(ctx) {
+      const repo = repoFor(ctx);
+      if ("status" in repo) return repo;
+      if (!can(ctx.token, "pulls", false)) return forbidden(ctx.token, ctx.op);
+      const pull = repo.pulls.get(Number(ctx.params.pull_number));
+      if (!pull) return error(404, "Not Found", ctx.op);
+      return list(pull.reviews, ctx, repo, (r) => reviewJson(repo, pull, r));
+    },
+
+    "repos/get-collaborator-permission-level"(ctx) {
+      const repo = repoFor(ctx);
+      if ("status" in repo) return repo;
+      const login = ctx.params.username ?? "";
+      const role = [...repo.collaborators].find(
+        ([l]) => l.toLowerCase() === login.toLowerCase(),
+      )?.[1];
+      // GitHub answers 404 for an account that is not a collaborator.
+      if (!role) return error(404, `${login} is not a user`, ctx.op);
+      const t = spec.example(
+        "repository-collaborator-permission-response-if-user-has-admin-permissions",
+      );
+      // `permission` folds maintain into write and triage into read; `role_name` keeps the role.
+      t.permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+      t.role_name = role;
+      const user = { ...(t.user as JsonObject), ...userJson(login) };
+      user.permissions = {
+        admin: role === "admin",
+        maintain: role === "admin" || role === "maintain",
+        push: role !== "read" && role !== "triage",
+        triage: role !== "read",
+        pull: true,
+      };
+      user.role_name = role;
+      t.user = user;
+      return { status: 200, body: t };
     },
 
     "checks/create"(ctx) {
@@ -1175,6 +1257,7 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
         pulls: new Map(),
         issues: new Set(),
         checkRuns: [],
+        collaborators: new Map(),
         comments: [],
       };
       state.repos.set(fullName.toLowerCase(), repo);
@@ -1197,11 +1280,29 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
         base: { sha: p.baseSha, ref: p.baseRef ?? repo.defaultBranch },
         files: p.files ?? [],
         createdAt: now(),
+        reviews: [],
       };
       repo.pulls.set(p.number, pull);
       repo.commits.add(p.headSha);
       repo.commits.add(p.baseSha);
       return pull;
+    },
+    addReview(fullName, pullNumber, r) {
+      const repo = repoOrThrow(fullName);
+      const pull = repo.pulls.get(pullNumber);
+      if (!pull) throw new Error(`no pull request #${pullNumber} in ${fullName}`);
+      const review: ReviewState = {
+        id: nextId(),
+        user: r.user,
+        state: r.state,
+        commitId: r.commitId ?? pull.head.sha,
+        submittedAt: now(),
+      };
+      pull.reviews.push(review);
+      return review;
+    },
+    addCollaborator(fullName, login, role) {
+      repoOrThrow(fullName).collaborators.set(login, role);
     },
     addComment(fullName, issueNumber, c) {
       const repo = repoOrThrow(fullName);

@@ -277,19 +277,32 @@ export interface ActionResult {
 export function payloadFor(
   event: string,
   repo: GitRepo,
-  opts: { fork?: boolean; prNumber?: string } = {},
+  opts: {
+    fork?: boolean;
+    prNumber?: string;
+    /** `pull_request_review`: who reviewed which commit, and the action (default `submitted`). */
+    review?: { login: string; sha: string; action?: "submitted" | "dismissed" };
+  } = {},
 ): unknown {
+  const pull = {
+    owner: OWNER,
+    repo: NAME,
+    number: PR_NUMBER,
+    headSha: repo.head,
+    baseSha: repo.base,
+    headRef: "feature",
+    baseRef: "main",
+    fork: opts.fork ?? false,
+  };
+  if (event === "pull_request_review") {
+    const review = opts.review ?? { login: "octocat", sha: repo.head };
+    const p = examplePayload(event, review.action ?? "submitted", pull);
+    p.review.user.login = review.login;
+    p.review.commit_id = review.sha;
+    return p;
+  }
   if (event === "pull_request" || event === "pull_request_target") {
-    const p = examplePayload(event, "synchronize", {
-      owner: OWNER,
-      repo: NAME,
-      number: PR_NUMBER,
-      headSha: repo.head,
-      baseSha: repo.base,
-      headRef: "feature",
-      baseRef: "main",
-      fork: opts.fork ?? false,
-    });
+    const p = examplePayload(event, "synchronize", pull);
     p.pull_request.changed_files = repo.files.length;
     return p;
   }

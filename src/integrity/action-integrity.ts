@@ -1,0 +1,48 @@
+import type { ChangedFile, GitHubApi } from "../github/types.js";
+import { findApproval } from "./approval.js";
+import { compareWithBase } from "./collect.js";
+import { findMergeBase } from "./git-base.js";
+import { touchedContracts } from "./pairs.js";
+import type { IntegrityReport } from "./types.js";
+
+export interface PullIntegrityArgs {
+  api: Pick<GitHubApi, "listReviews" | "getPermission" | "getPull">;
+  /** Working directory the contracts are relative to. */
+  root: string;
+  /** The working directory relative to the repository root ("" when the same). */
+  prefix: string;
+  globs: readonly string[];
+  pr: { number: number; baseSha: string; headSha: string; author?: string };
+  changed: readonly ChangedFile[];
+  discovered: readonly string[];
+}
+
+/**
+ * The PR's contract changes against the merge base of its base and head,
+ * and, when some block, whether an approving review acknowledges them.
+ * Throws `BaseUnreadableError` when the base cannot be read (fail closed).
+ */
+export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityReport> {
+  const base = await findMergeBase(args.root, args.pr.baseSha, args.pr.headSha);
+  const findings = await compareWithBase({
+    root: args.root,
+    mergeBase: base,
+    touched: touchedContracts(args.changed, args.globs, args.prefix),
+    discovered: args.discovered,
+    headCommit: args.pr.headSha,
+  });
+  const report: IntegrityReport = { applies: true, base, findings };
+  if (!findings.some((f) => f.blocking)) return report;
+  const { approval, note } = await findApproval(args.api, args.pr, args.pr.headSha);
+  if (approval) report.approval = approval;
+  else report.approvalNote = note;
+  return report;
+}
+
+/** Events without a PR base: the comparison does not apply, and the report says so. */
+export function noPullBase(event: string): IntegrityReport {
+  return {
+    applies: false,
+    reason: `${event} has no pull request base to compare the contracts with`,
+  };
+}

@@ -1,0 +1,135 @@
+import { planHash } from "../drift.js";
+import { kindOf, parseContract } from "../formats/index.js";
+import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
+import { readRepoFile } from "../fs/repo-file.js";
+import type { Contract, ContractKind } from "../model.js";
+import { compareContracts, supersededPaths, type VersionPair } from "./compare.js";
+import { readAtCommit } from "./git-base.js";
+import type { TouchedContract } from "./pairs.js";
+import type { Finding } from "./types.js";
+import type { ContractVersion } from "./version.js";
+
+export interface CompareOptions {
+  /** Repository root (or the working directory inside it) the paths are relative to. */
+  root: string;
+  /** The merge base: every base version is read there with `git`. */
+  mergeBase: string;
+  touched: readonly TouchedContract[];
+  /** Every contract discovered at head: their `supersedes:` lines excuse deletions. */
+  discovered: readonly string[];
+  /**
+   * Read the head versions at this commit instead of the working tree: the
+   * action's PR head, so a checkout of GitHub's merge commit (which also
+   * holds the base branch's later edits) compares only what the PR changed.
+   */
+  headCommit?: string;
+}
+
+/**
+ * Read each touched contract at the merge base (git) and at head (the
+ * working tree, never through a symlink, or `headCommit`), then compare.
+ * Throws `BaseUnreadableError` when git cannot read either commit.
+ */
+export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
+  const pairs: VersionPair[] = [];
+  for (const t of opts.touched) {
+    const pair: VersionPair = {};
+    if (t.basePath !== undefined) {
+      const base = await versionAtCommit(opts.root, opts.mergeBase, t.basePath);
+      if (base) pair.base = base;
+    }
+    if (t.headPath !== undefined) {
+      const head =
+        opts.headCommit === undefined
+          ? headVersion(opts.root, t.headPath)
+          : await versionAtCommit(opts.root, opts.headCommit, t.headPath);
+      if (head) pair.head = head;
+      else pair.unreadHead = t.headPath;
+    }
+    pairs.push(pair);
+  }
+  if (!pairs.some((p) => p.base !== undefined)) return [];
+  const oracleHeads: Contract[] = [];
+  for (const path of opts.discovered) {
+    if (kindOf(path) !== "oracle-contract") continue;
+    const head = headVersion(opts.root, path);
+    if (head) oracleHeads.push(head.contract);
+  }
+  return compareContracts(pairs, supersededPaths(oracleHeads));
+}
+
+/** A contract as it is at `commit`; `undefined` when it is not a regular file there. */
+async function versionAtCommit(
+  root: string,
+  commit: string,
+  path: string,
+): Promise<ContractVersion | undefined> {
+  const kind = kindOf(path);
+  const read = await readAtCommit(root, commit, path, MAX_CONTRACT_BYTES);
+  // A symlink at base was refused by the gate there: there is nothing to protect
+  // (and one at head gates nothing: the loader refuses it).
+  if (kind === undefined || read.kind !== "file") return undefined;
+  let planDigest: string | null | undefined;
+  const plan = kind === "plan-contract" ? phaseFiles(path)?.plan : undefined;
+  if (kind === "plan-contract") {
+    const p = plan === undefined ? undefined : await readAtCommit(root, commit, plan, Infinity);
+    planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
+  }
+  return version(kind, path, read.bytes, read.size, planDigest);
+}
+
+function headVersion(root: string, path: string): ContractVersion | undefined {
+  const kind = kindOf(path);
+  const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+  // Unreadable at head (a symlink, say): the loader blocks it; here it counts as gone.
+  if (kind === undefined || read.kind !== "file") return undefined;
+  let planDigest: string | null | undefined;
+  if (kind === "plan-contract") {
+    const plan = phaseFiles(path)?.plan;
+    const p = plan === undefined ? undefined : readRepoFile(root, plan, Number.MAX_SAFE_INTEGER);
+    planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
+  }
+  return version(kind, path, read.bytes, read.size, planDigest);
+}
+
+/** The same parse the gate uses, plus the decoded text and (plan contracts) the JSON value. */
+export function version(
+  kind: ContractKind,
+  path: string,
+  bytes: Uint8Array,
+  size: number,
+  planDigest?: string | null,
+): ContractVersion {
+  if (size > MAX_CONTRACT_BYTES) {
+    const contract: Contract = {
+      kind,
+      path,
+      header:
+        kind === "plan-contract"
+          ? {
+              kind,
+              sourcePlanHashLocation: { path, line: 1, column: 1 },
+              tasks: [],
+              successCriteria: [],
+            }
+          : { kind },
+      criteria: [],
+      problems: [fileTooLarge(path, size)],
+    };
+    return { path, contract, text: "", ...(planDigest !== undefined ? { planDigest } : {}) };
+  }
+  const contract = parseContract(kind, path, bytes);
+  const decoded = decodeContractText(path, bytes);
+  const text = typeof decoded === "string" ? decoded : "";
+  const out: ContractVersion = { path, contract, text };
+  if (kind === "plan-contract") {
+    out.planDigest = planDigest ?? null;
+    try {
+      out.json = JSON.parse(text);
+    } catch {
+      // Not JSON: compared as "cannot be listed" (see planFindings).
+    }
+  }
+  return out;
+}

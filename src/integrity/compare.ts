@@ -1,0 +1,99 @@
+import { dirname } from "node:path/posix";
+import type { Contract } from "../model.js";
+import { oracleFindings } from "./oracle-diff.js";
+import { planFindings } from "./plan-diff.js";
+import { type Finding, finding } from "./types.js";
+import type { ContractVersion } from "./version.js";
+
+/** Base and head of one touched contract; a side is absent when the file is not there. */
+export interface VersionPair {
+  base?: ContractVersion;
+  head?: ContractVersion;
+  /** The head path when the file is there but was not read (a symlink): it gates nothing either. */
+  unreadHead?: string;
+}
+
+/**
+ * Every finding for the touched contracts. Pure. `supersedes` maps a
+ * superseded path to the head contract that names it (see `supersededPaths`).
+ */
+export function compareContracts(
+  pairs: readonly VersionPair[],
+  supersedes: ReadonlyMap<string, string>,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const { base, head, unreadHead } of pairs) {
+    if (base === undefined) continue; // a new contract: nothing at base to protect
+    const by = supersedes.get(base.path);
+    // A rename into the superseding contract (git pairs similar files) is a supersession too.
+    const replaced = by !== undefined && head !== undefined && head.path !== base.path;
+    if (head === undefined || replaced || head.contract.kind !== base.contract.kind) {
+      const at = {
+        contract: base.path,
+        kind: base.contract.kind,
+        path: base.path,
+        line: 1,
+        subject: "contract",
+      };
+      out.push(
+        by !== undefined && base.contract.kind === "oracle-contract"
+          ? finding({
+              code: "contract-superseded",
+              ...at,
+              message: `${base.path} is gone at head; ${by} supersedes it`,
+            })
+          : finding({
+              code: "contract-removed",
+              ...at,
+              message:
+                unreadHead !== undefined
+                  ? `${unreadHead} cannot be read as a contract at head (a symlink, say), so ${base.path} no longer gates anything`
+                  : head === undefined || replaced
+                    ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
+                    : `${base.path} became ${head.path}, a contract of another kind`,
+              ...(base.contract.kind === "oracle-contract"
+                ? {}
+                : { before: "a JSON phase contract cannot be superseded" }),
+            }),
+      );
+      continue;
+    }
+    if (by !== undefined && base.text !== head.text) {
+      out.push(
+        finding({
+          code: "superseded-edited",
+          contract: head.path,
+          kind: head.contract.kind,
+          path: head.path,
+          line: 1,
+          subject: "contract",
+          message: `${head.path} is superseded by ${by}; a superseded contract may stay or go, never change`,
+        }),
+      );
+      continue;
+    }
+    out.push(
+      ...(base.contract.kind === "plan-contract"
+        ? planFindings(base, head)
+        : oracleFindings(base, head)),
+    );
+  }
+  return out;
+}
+
+/**
+ * Paths named by `supersedes:` in the head contracts → the contract naming
+ * each. A value with a `/` is repo-relative (a leading `./` dropped); a bare
+ * file name is a sibling of the contract that names it.
+ */
+export function supersededPaths(contracts: readonly Contract[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of contracts) {
+    if (c.header.kind !== "oracle-contract" || c.header.supersedes === undefined) continue;
+    const raw = c.header.supersedes.trim().replace(/^\.\//, "");
+    const dir = dirname(c.path);
+    const path = raw.includes("/") || dir === "." ? raw : `${dir}/${raw}`;
+    if (!out.has(path)) out.set(path, c.path);
+  }
+  return out;
+}

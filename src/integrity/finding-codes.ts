@@ -1,0 +1,123 @@
+/**
+ * Every integrity finding contract-gate can report when a pull request changes
+ * a contract, with whether it blocks and the one line the README shows. Codes
+ * are stable: tools and people match on them (the README table is generated).
+ */
+export const FINDING_CODES = {
+  // Every kind
+  "contract-removed": {
+    blocking: true,
+    kinds: "all",
+    doc: "The contract was deleted, or renamed out of the discovery globs, and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
+  },
+  "contract-superseded": {
+    blocking: false,
+    kinds: "oracle-contract",
+    doc: "The contract was deleted or renamed away, and a contract at head names it in `supersedes:`: allowed, shown so a reviewer sees the re-scope.",
+  },
+  "superseded-edited": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A contract that a contract at head supersedes was edited: a superseded file may stay or go, never change.",
+  },
+
+  // Markdown (oracle) contracts
+  "request-changed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "The REQUEST section changed or was removed; it is immutable.",
+  },
+  "criterion-removed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed.",
+  },
+  "criterion-renumbered": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A criterion present at base carries another id at head (same title, new id).",
+  },
+  "oracle-removed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A criterion lost its `CHECK:`/`EXPECT:`: runnable became manual.",
+  },
+  "oracle-changed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A criterion's `CHECK:`, `EXPECT:` or `CWD:` changed, or a manual criterion gained an oracle.",
+  },
+  "abandon-changed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "An `ABANDON:` line present at base was removed or rewritten.",
+  },
+  "status-changed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "The header's `status:` changed (to `aborted` too: an aborted contract runs nothing).",
+  },
+  "clarification-changed": {
+    blocking: true,
+    kinds: "oracle-contract",
+    doc: "A CLARIFICATIONS entry present at base was edited or removed; the section is append-only.",
+  },
+  "ungated-append": {
+    blocking: false,
+    kinds: "oracle-contract",
+    doc: "A criterion, FILE SCOPE or CLARIFICATIONS entry was appended without `[gated <YYYY-MM-DD>]`.",
+  },
+  "criterion-reworded": {
+    blocking: false,
+    kinds: "oracle-contract",
+    doc: "A criterion's title was reworded (same id).",
+  },
+  "file-scope-edited": {
+    blocking: false,
+    kinds: "oracle-contract",
+    doc: "A FILE SCOPE entry present at base was edited or removed.",
+  },
+
+  // JSON phase contracts
+  "in-place-edit": {
+    blocking: true,
+    kinds: "plan-contract",
+    doc: "A generated contract (`generated_by` at base is not `manual`) changed while its plan and `source_plan_hash` did not: one finding per change, before → after (a task or check removed, `expect` flipped, `must_contain`, `pattern`, `command`, `args`, `expected_exit` changed, `evidence_required` entries removed, a check replaced by another type …).",
+  },
+  "generated-by-changed": {
+    blocking: true,
+    kinds: "plan-contract",
+    doc: "`generated_by` changed, e.g. to `manual`, which would exempt later edits.",
+  },
+  "version-decreased": {
+    blocking: true,
+    kinds: "plan-contract",
+    doc: "`version` is lower than at base.",
+  },
+  "regeneration-dropped": {
+    blocking: false,
+    kinds: "plan-contract",
+    doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check.",
+  },
+  "regeneration-changed": {
+    blocking: false,
+    kinds: "plan-contract",
+    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): shown so a loosened check stays visible.",
+  },
+  "manual-edit": {
+    blocking: false,
+    kinds: "plan-contract",
+    doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed, not blocking.",
+  },
+} as const satisfies Record<string, { blocking: boolean; kinds: string; doc: string }>;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+/** The README's integrity finding table, generated so the docs cannot fall behind the code. */
+export function findingCodesTable(): string {
+  const rows = Object.entries(FINDING_CODES).map(
+    ([code, { blocking, kinds, doc }]) =>
+      `| \`${code}\` | ${blocking ? "blocking" : "warning"} | ${kinds} | ${doc} |`,
+  );
+  return ["| finding | effect | kind | meaning |", "|---|---|---|---|", ...rows].join("\n");
+}

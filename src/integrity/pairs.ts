@@ -1,0 +1,47 @@
+import picomatch from "picomatch";
+import type { ChangedFile } from "../github/types.js";
+
+/** A contract the PR touches: its path at base and at head (absent on the side it does not exist). */
+export interface TouchedContract {
+  basePath?: string;
+  headPath?: string;
+}
+
+/**
+ * The contracts a change touches, from its changed files: added, modified,
+ * renamed (both sides, each kept only when it matches the globs) and removed.
+ * `changed` paths are relative to the repository root, contract paths to the
+ * working directory `prefix` ("" when it is the root). A rename out of the
+ * globs has no head path: to the gate the contract is gone.
+ */
+export function touchedContracts(
+  changed: readonly ChangedFile[],
+  globs: readonly string[],
+  prefix: string,
+): TouchedContract[] {
+  const isContract = picomatch([...globs], { dot: true });
+  const local = (p: string) =>
+    prefix === "" ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined;
+  const inGlobs = (p: string | undefined) => (p !== undefined && isContract(p) ? p : undefined);
+  const out: TouchedContract[] = [];
+  for (const f of changed) {
+    const path = inGlobs(local(f.path));
+    if (f.status === "removed") {
+      if (path !== undefined) out.push({ basePath: path });
+    } else if (f.status === "renamed" && f.previousPath !== undefined) {
+      const before = inGlobs(local(f.previousPath));
+      if (before !== undefined || path !== undefined) {
+        out.push({
+          ...(before !== undefined ? { basePath: before } : {}),
+          ...(path !== undefined ? { headPath: path } : {}),
+        });
+      }
+    } else if (f.status === "added" || f.status === "copied") {
+      if (path !== undefined) out.push({ headPath: path });
+    } else if (path !== undefined && f.status !== "unchanged") {
+      out.push({ basePath: path, headPath: path });
+    }
+  }
+  const key = (t: TouchedContract) => t.headPath ?? t.basePath ?? "";
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}

@@ -1,0 +1,95 @@
+import type { ContractKind } from "../model.js";
+import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
+
+/**
+ * One change a pull request makes to a contract, judged against the
+ * contract's version at the merge base. `path`/`line` is where to point:
+ * the head file, or line 1 of the base path when the file is gone.
+ */
+export interface Finding {
+  code: FindingCode;
+  blocking: boolean;
+  /** The contract as the PR leaves it (its base path when it is gone). */
+  contract: string;
+  kind: ContractKind;
+  path: string;
+  line: number;
+  /** What changed, e.g. `criterion 2` or `T1 check 2 (grep-match) expect`. */
+  subject: string;
+  message: string;
+  /** The base text and the head text; `undefined` when that side has none. */
+  before?: string;
+  after?: string;
+}
+
+export function finding(f: Omit<Finding, "blocking">): Finding {
+  return { ...f, blocking: FINDING_CODES[f.code].blocking };
+}
+
+/** Who acknowledged the blocking findings: an approving review on the current head. */
+export interface Approval {
+  login: string;
+  reviewUrl: string;
+}
+
+/**
+ * The comparison with the PR's base: `applies: false` (no PR base: push,
+ * dispatch without a PR) says why; otherwise the merge base and findings.
+ */
+export type IntegrityReport =
+  | { applies: false; reason: string }
+  | {
+      applies: true;
+      /** The merge base the contracts were compared with. */
+      base: string;
+      findings: Finding[];
+      /** Set when an approving review acknowledges the blocking findings. */
+      approval?: Approval;
+      /** Why no approval counted (shown beside unacknowledged blocking findings). */
+      approvalNote?: string;
+    };
+
+/** Blocking findings that no approval acknowledges: they fail the gate. */
+export function unacknowledged(report: IntegrityReport | undefined): Finding[] {
+  if (!report?.applies || report.approval) return [];
+  return report.findings.filter((f) => f.blocking);
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Blocking first, then by contract, line and code: the order of every surface (locale-free). */
+export function orderFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      Number(b.blocking) - Number(a.blocking) ||
+      byCodePoint(a.contract, b.contract) ||
+      a.line - b.line ||
+      byCodePoint(a.code, b.code),
+  );
+}
+
+/** The gate's conclusion: the run's, turned to failure by unacknowledged blocking findings. */
+export function gateConclusion<C extends string>(
+  conclusion: C,
+  report: IntegrityReport | undefined,
+): C | "failure" {
+  return unacknowledged(report).length > 0 ? "failure" : conclusion;
+}
+
+/** The run summary with the gate's conclusion (see `gateConclusion`). */
+export function withIntegrity<S extends { conclusion: string }>(
+  summary: S,
+  report: IntegrityReport | undefined,
+): S {
+  return unacknowledged(report).length > 0 ? { ...summary, conclusion: "failure" } : summary;
+}
+
+/** The check-run title, led by the contract changes that block. */
+export function integrityTitle(title: string, report: IntegrityReport | undefined): string {
+  const n = unacknowledged(report).length;
+  if (n === 0) return title;
+  const lead = `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
+  return /^No contracts|nothing blocks$|^0 blocking/.test(title) ? lead : `${lead}; ${title}`;
+}
