@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
 
@@ -53,7 +54,7 @@ export const RunReportSchema = z.object({
   contracts: z.array(
     z.object({
       path: z.string(),
-      kind: z.enum(["plan-contract", "oracle-contract"]),
+      kind: z.enum(CONTRACT_KINDS),
       verdict: z.enum(["pass", "fail", "abandoned", "invalid", "drifted", "aborted"]),
       problems: z.array(ProblemSchema),
       criteria: z.array(CriterionSchema),

@@ -1,0 +1,66 @@
+import type { Contract, Criterion, JsonKindHeader, Problem } from "../model.js";
+import { problem, sortProblems } from "./../problems.js";
+import { confirmShape, KIND_NAMES } from "./json-kinds.js";
+import { type JsonDocument, parseJsonDocument } from "./plan-contract/json-document.js";
+import { decodeContractText } from "./text.js";
+
+export type JsonKind = JsonKindHeader["kind"];
+
+/** The parsed document, or the finished contract when reading stopped early. */
+export type JsonKindRead =
+  | { doc: JsonDocument; problems: Problem[] }
+  | { doc: undefined; contract: Contract };
+
+/**
+ * The steps every planner and workphase file shares: input hygiene, strict
+ * JSON through the plan-contract reader (same syntax and duplicate-key
+ * problems, same positions), then the kind confirmed by the top level's shape.
+ * A file with another kind's shape is an error naming both and is read no
+ * further; a `*plan.json` with no known shape is skipped with a warning.
+ */
+export function readJsonKind(kind: JsonKind, path: string, bytes: Uint8Array): JsonKindRead {
+  const text = decodeContractText(path, bytes);
+  if (typeof text !== "string") return { doc: undefined, contract: done(kind, path, [], [text]) };
+  const { document: doc, problems } = parseJsonDocument(path, text);
+  if (doc === undefined) return { doc: undefined, contract: done(kind, path, [], problems) };
+  const shape = confirmShape(kind, doc.value);
+  const top = doc.valueAt([]);
+  if (shape.kind === "other") {
+    const p = problem(
+      "kind-mismatch",
+      top,
+      `${path} is named as ${KIND_NAMES[kind]} but has the shape of ${KIND_NAMES[shape.shape]}; it is read as neither`,
+      { hint: "rename the file to match what it holds, or move it out of this glob" },
+    );
+    return { doc: undefined, contract: done(kind, path, [], [...problems, p]) };
+  }
+  if (shape.kind === "none" && kind === "planner-plan") {
+    const p = problem(
+      "not-a-planner-plan",
+      top,
+      `${path} has none of the planner's top-level keys (milestones, planning_context, ...); skipped`,
+      {
+        hint: "if this is a planner plan, its top-level keys are missing; otherwise rename or move it",
+      },
+    );
+    return { doc: undefined, contract: done(kind, path, [], [...problems, p]) };
+  }
+  return { doc, problems };
+}
+
+/** A contract of one of the JSON kinds, problems in the deterministic order. */
+export function done(
+  kind: JsonKind,
+  path: string,
+  criteria: Criterion[],
+  problems: readonly Problem[],
+  header: Omit<JsonKindHeader, "kind"> = {},
+): Contract {
+  return {
+    kind,
+    path,
+    header: { kind, ...header },
+    criteria,
+    problems: sortProblems(problems),
+  };
+}

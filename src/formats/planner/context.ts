@@ -1,0 +1,23 @@
+import type { Contract } from "../../model.js";
+import { done, readJsonKind } from "../json-kind-read.js";
+import { JsonSink, keys } from "../json-sink.js";
+import { CONTEXT_FIELDS } from "./keys.js";
+
+const ALLOWED = keys(...CONTEXT_FIELDS);
+
+/**
+ * `context.json`: "All fields are string arrays. Empty arrays are acceptable;
+ * omitting fields is not." (002). It holds no criteria: it is the planning
+ * session's frozen input, checked so a reviewer can trust what it says.
+ */
+export function parsePlannerContext(path: string, bytes: Uint8Array): Contract {
+  const read = readJsonKind("planner-context", path, bytes);
+  if (read.doc === undefined) return read.contract;
+  const sink = new JsonSink(read.doc);
+  const root = sink.object(read.doc.value, []);
+  if (root !== undefined) {
+    sink.unknownKeys(root, ALLOWED, [], "planner-unknown-key", "the planner's context.json");
+    for (const field of CONTEXT_FIELDS) sink.strings(root, field, []);
+  }
+  return done("planner-context", path, [], [...read.problems, ...sink.problems]);
+}
