@@ -120,6 +120,8 @@ export interface SettledCriterion {
   status: "met" | "unmet" | "manual";
   blocking: boolean;
   reason: string;
+  /** Not yet decided (a `TODO` quality-review item): `status` shows it as pending. */
+  pending?: boolean;
 }
 
 export interface PlanTaskSummary {

@@ -60,6 +60,7 @@ export function parsePlannerQr(path: string, bytes: Uint8Array): Contract {
     settled: {
       status: "unmet",
       blocking: true,
+      pending: true,
       reason:
         "quality review in progress: the planner deletes this file once every item passes, so its presence means the review has not finished",
     },
@@ -160,6 +161,7 @@ function itemCriterion(
           status: "unmet",
           blocking: true,
           reason: "TODO: not yet verified by the quality review",
+          pending: true,
         },
       };
   }
