@@ -1,4 +1,5 @@
 import type { Contract, ContractKind } from "../model.js";
+import { unnamedJsonMismatch } from "./json-kind-read.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
 import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
@@ -18,5 +19,7 @@ const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) =
 
 /** Parse contract bytes of a known kind. Pure; never throws. */
 export function parseContract(kind: ContractKind, path: string, bytes: Uint8Array): Contract {
+  if (kind === "plan-contract")
+    return unnamedJsonMismatch(path, bytes) ?? parsePlanContract(path, bytes);
   return PARSERS[kind](path, bytes);
 }

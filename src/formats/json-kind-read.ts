@@ -1,6 +1,7 @@
 import type { Contract, Criterion, JsonKindHeader, Problem } from "../model.js";
 import { problem, sortProblems } from "./../problems.js";
 import { confirmShape, KIND_NAMES } from "./json-kinds.js";
+import { emptyHeader } from "./plan-contract/header.js";
 import { type JsonDocument, parseJsonDocument } from "./plan-contract/json-document.js";
 import { decodeContractText } from "./text.js";
 
@@ -63,4 +64,33 @@ export function done(
     criteria,
     problems: sortProblems(problems),
   };
+}
+
+/**
+ * A `.json` file whose name says no kind is read as a phase contract, as
+ * before the other JSON kinds existed. When its top level has another
+ * kind's shape (a `plan.json` renamed `notes.json`, say) that is an error
+ * naming both, not a pile of schema errors or a silent reading as a
+ * contract. Undefined: read it as a phase contract.
+ */
+export function unnamedJsonMismatch(path: string, bytes: Uint8Array): Contract | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (name.startsWith("phase-") && name.endsWith("-contract.json")) return undefined;
+  const text = decodeContractText(path, bytes);
+  if (typeof text !== "string") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined; // the plan-contract parser words the syntax error
+  }
+  const shape = confirmShape("plan-contract", value);
+  if (shape.kind !== "other") return undefined;
+  const p = problem(
+    "kind-mismatch",
+    { path, line: 1, column: 1 },
+    `${path} is read as ${KIND_NAMES["plan-contract"]} (its name says no other kind) but has the shape of ${KIND_NAMES[shape.shape]}; it is read as neither`,
+    { hint: "name it as its kind expects (README: Contract kinds)" },
+  );
+  return { kind: "plan-contract", path, header: emptyHeader(path), criteria: [], problems: [p] };
 }

@@ -28,7 +28,8 @@ export function citationsIn(text: string): string[] {
       while (id.endsWith("-") || id.endsWith("_")) id = id.slice(0, -1);
       out.push(id);
     }
-    at = text.indexOf(PREFIX, end);
+    // From just past this prefix: in "research:research:r2" both are read.
+    at = text.indexOf(PREFIX, at + PREFIX.length);
   }
   return out;
 }
