@@ -1,6 +1,7 @@
 import type { Contract, Criterion, JsonKindHeader, Problem } from "../model.js";
 import { problem, sortProblems } from "./../problems.js";
 import { confirmShape, KIND_NAMES } from "./json-kinds.js";
+import { type JsonObject, JsonSink } from "./json-sink.js";
 import { emptyHeader } from "./plan-contract/header.js";
 import { type JsonDocument, parseJsonDocument } from "./plan-contract/json-document.js";
 import { decodeContractText } from "./text.js";
@@ -8,7 +9,7 @@ import { decodeContractText } from "./text.js";
 export type JsonKind = JsonKindHeader["kind"];
 
 /** The parsed document, or the finished contract when reading stopped early. */
-export type JsonKindRead =
+type JsonKindRead =
   | { doc: JsonDocument; problems: Problem[] }
   | { doc: undefined; contract: Contract };
 
@@ -19,7 +20,7 @@ export type JsonKindRead =
  * A file with another kind's shape is an error naming both and is read no
  * further; a `*plan.json` with no known shape is skipped with a warning.
  */
-export function readJsonKind(kind: JsonKind, path: string, bytes: Uint8Array): JsonKindRead {
+function readJsonKind(kind: JsonKind, path: string, bytes: Uint8Array): JsonKindRead {
   const text = decodeContractText(path, bytes);
   if (typeof text !== "string") return { doc: undefined, contract: done(kind, path, [], [text]) };
   const { document: doc, problems } = parseJsonDocument(path, text);
@@ -49,8 +50,33 @@ export function readJsonKind(kind: JsonKind, path: string, bytes: Uint8Array): J
   return { doc, problems };
 }
 
+/** What a kind's reader makes of a file's top-level object. */
+export interface JsonKindParts {
+  criteria?: Criterion[];
+  header?: Omit<JsonKindHeader, "kind">;
+}
+
+/**
+ * Parse a file of one of the JSON kinds: `readJsonKind`, then `read` over the
+ * top-level object with a sink for its problems (a top level that is not an
+ * object is one `wrong-type`, and nothing more is read).
+ */
+export function parseJsonKind(
+  kind: JsonKind,
+  path: string,
+  bytes: Uint8Array,
+  read: (sink: JsonSink, root: JsonObject) => JsonKindParts,
+): Contract {
+  const got = readJsonKind(kind, path, bytes);
+  if (got.doc === undefined) return got.contract;
+  const sink = new JsonSink(got.doc);
+  const root = sink.object(got.doc.value, []);
+  const parts = root === undefined ? {} : read(sink, root);
+  return done(kind, path, parts.criteria ?? [], [...got.problems, ...sink.problems], parts.header);
+}
+
 /** A contract of one of the JSON kinds, problems in the deterministic order. */
-export function done(
+function done(
   kind: JsonKind,
   path: string,
   criteria: Criterion[],

@@ -1,6 +1,6 @@
 import type { Contract } from "../../model.js";
-import { done, readJsonKind } from "../json-kind-read.js";
-import { JsonSink, keys } from "../json-sink.js";
+import { parseJsonKind } from "../json-kind-read.js";
+import { keys } from "../json-sink.js";
 import { CONTEXT_FIELDS } from "./keys.js";
 
 const ALLOWED = keys(...CONTEXT_FIELDS);
@@ -11,13 +11,9 @@ const ALLOWED = keys(...CONTEXT_FIELDS);
  * session's frozen input, checked so a reviewer can trust what it says.
  */
 export function parsePlannerContext(path: string, bytes: Uint8Array): Contract {
-  const read = readJsonKind("planner-context", path, bytes);
-  if (read.doc === undefined) return read.contract;
-  const sink = new JsonSink(read.doc);
-  const root = sink.object(read.doc.value, []);
-  if (root !== undefined) {
+  return parseJsonKind("planner-context", path, bytes, (sink, root) => {
     sink.unknownKeys(root, ALLOWED, [], "planner-unknown-key", "the planner's context.json");
     for (const field of CONTEXT_FIELDS) sink.strings(root, field, []);
-  }
-  return done("planner-context", path, [], [...read.problems, ...sink.problems]);
+    return {};
+  });
 }

@@ -1,6 +1,5 @@
 import type { Contract } from "../../model.js";
-import { done, readJsonKind } from "../json-kind-read.js";
-import { JsonSink } from "../json-sink.js";
+import { parseJsonKind } from "../json-kind-read.js";
 import { readPlan } from "./read-plan.js";
 import { referenceProblems } from "./refs.js";
 import { testCriteria } from "./tests.js";
@@ -12,14 +11,9 @@ import { testCriteria } from "./tests.js";
  * criterion. Pure and total: never throws.
  */
 export function parsePlannerPlan(path: string, bytes: Uint8Array): Contract {
-  const read = readJsonKind("planner-plan", path, bytes);
-  if (read.doc === undefined) return read.contract;
-  const sink = new JsonSink(read.doc);
-  const root = sink.object(read.doc.value, []);
-  if (root === undefined)
-    return done("planner-plan", path, [], [...read.problems, ...sink.problems]);
-  const parts = readPlan(sink, root);
-  referenceProblems(sink, parts);
-  const criteria = testCriteria(sink, parts.milestones);
-  return done("planner-plan", path, criteria, [...read.problems, ...sink.problems]);
+  return parseJsonKind("planner-plan", path, bytes, (sink, root) => {
+    const parts = readPlan(sink, root);
+    referenceProblems(sink, parts);
+    return { criteria: testCriteria(sink, parts.milestones) };
+  });
 }

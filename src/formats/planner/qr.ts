@@ -1,7 +1,7 @@
 import type { Contract, Criterion } from "../../model.js";
-import { done, readJsonKind } from "../json-kind-read.js";
+import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
 import { QR_PHASES, qrPhaseOfName } from "../json-kinds.js";
-import { type At, type JsonObject, JsonSink } from "../json-sink.js";
+import type { At, JsonObject, JsonSink } from "../json-sink.js";
 import { QR_ITEM_KEYS, QR_KEYS } from "./keys.js";
 
 const PHASES: ReadonlySet<string> = new Set(QR_PHASES);
@@ -19,11 +19,10 @@ const UNKNOWN = "a quality-review file";
  * levels block on all iterations" (002): a `severity` field changes nothing.
  */
 export function parsePlannerQr(path: string, bytes: Uint8Array): Contract {
-  const read = readJsonKind("planner-qr", path, bytes);
-  if (read.doc === undefined) return read.contract;
-  const sink = new JsonSink(read.doc);
-  const root = sink.object(read.doc.value, []);
-  if (root === undefined) return done("planner-qr", path, [], [...read.problems, ...sink.problems]);
+  return parseJsonKind("planner-qr", path, bytes, (sink, root) => readQr(sink, root, path));
+}
+
+function readQr(sink: JsonSink, root: JsonObject, path: string): JsonKindParts {
   sink.unknownKeys(root, QR_KEYS, [], "planner-unknown-key", UNKNOWN);
 
   const named = qrPhaseOfName(path.slice(path.lastIndexOf("/") + 1));
@@ -65,8 +64,10 @@ export function parsePlannerQr(path: string, bytes: Uint8Array): Contract {
         "quality review in progress: the planner deletes this file once every item passes, so its presence means the review has not finished",
     },
   });
-  const header = { qrPhase: group, ...(iteration === undefined ? {} : { iteration }) };
-  return done("planner-qr", path, criteria, [...read.problems, ...sink.problems], header);
+  return {
+    criteria,
+    header: { qrPhase: group, ...(iteration === undefined ? {} : { iteration }) },
+  };
 }
 
 /** `iteration`: "1 = first attempt, 2+ = retry after failures"; absent reads as 1 (002, detect_fix_mode). */

@@ -1,4 +1,4 @@
-import type { At, JsonObject, JsonSink } from "../json-sink.js";
+import { type At, type JsonObject, type JsonSink, keys } from "../json-sink.js";
 
 /** `const maxItems = 64` (003): "an unbounded research artifact is a transcript with extra steps". */
 export const MAX_ITEMS = 64;
@@ -64,4 +64,26 @@ export function lineList(sink: JsonSink, obj: JsonObject, key: string): At<strin
   countProblems(sink, obj, key, items, 0);
   for (const item of items) lineProblems(sink, item, true);
   return items;
+}
+
+/**
+ * A bounded list of objects with exactly two fields, both required single
+ * lines: a plan's `changes` (`target`, `intent`; at least one), research's
+ * `dead_ends` (`tried`, `why_failed`).
+ */
+export function linePairs(
+  sink: JsonSink,
+  obj: JsonObject,
+  key: string,
+  fields: readonly [string, string],
+  min: 0 | 1,
+  what: string,
+): void {
+  const items = sink.objects(obj, key, [], min === 1);
+  countProblems(sink, obj, key, items, min);
+  const allowed = keys(...fields);
+  for (const item of items) {
+    sink.unknownKeys(item.value, allowed, item.path, "unknown-key", what);
+    for (const field of fields) lineProblems(sink, sink.string(item.value, field, item.path), true);
+  }
 }

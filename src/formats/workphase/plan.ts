@@ -1,11 +1,10 @@
 import type { Contract, Criterion, JsonKindHeader } from "../../model.js";
-import { done, readJsonKind } from "../json-kind-read.js";
-import { JsonSink, keys } from "../json-sink.js";
-import { countProblems, lineList, lineProblems } from "./bounds.js";
+import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
+import { type JsonObject, type JsonSink, keys } from "../json-sink.js";
+import { lineList, linePairs } from "./bounds.js";
 import { citationsIn, stringsIn } from "./citations.js";
 
 const PLAN_KEYS = keys("changes", "verification", "risks", "human_decisions_needed");
-const CHANGE_KEYS = keys("target", "intent");
 
 /**
  * Parse a sealed plan artifact (`.workphase/<name>/plan.json`, 003's
@@ -16,48 +15,38 @@ const CHANGE_KEYS = keys("target", "intent");
  * resolved against the research beside the plan by `linkResearch`.
  */
 export function parseWorkphasePlan(path: string, bytes: Uint8Array): Contract {
-  const read = readJsonKind("workphase-plan", path, bytes);
-  if (read.doc === undefined) return read.contract;
-  const sink = new JsonSink(read.doc);
-  const root = sink.object(read.doc.value, []);
+  return parseJsonKind("workphase-plan", path, bytes, readPlan);
+}
+
+function readPlan(sink: JsonSink, root: JsonObject): JsonKindParts {
   const criteria: Criterion[] = [];
   const citations: NonNullable<JsonKindHeader["citations"]> = [];
-  if (root !== undefined) {
-    sink.unknownKeys(root, PLAN_KEYS, [], "unknown-key", "a plan artifact");
-    const changes = sink.objects(root, "changes", []);
-    countProblems(sink, root, "changes", changes, 1);
-    for (const c of changes) {
-      sink.unknownKeys(c.value, CHANGE_KEYS, c.path, "unknown-key", "a change");
-      lineProblems(sink, sink.string(c.value, "target", c.path), true);
-      lineProblems(sink, sink.string(c.value, "intent", c.path), true);
-    }
-    lineList(sink, root, "risks");
-    lineList(sink, root, "verification").forEach((v, i) => {
-      criteria.push({
-        id: `verify-${i + 1}`,
-        title: v.value.trim(),
-        location: sink.at(v.path),
-        checks: [],
-      });
+  sink.unknownKeys(root, PLAN_KEYS, [], "unknown-key", "a plan artifact");
+  linePairs(sink, root, "changes", ["target", "intent"], 1, "a change");
+  lineList(sink, root, "risks");
+  lineList(sink, root, "verification").forEach((v, i) => {
+    criteria.push({
+      id: `verify-${i + 1}`,
+      title: v.value.trim(),
+      location: sink.at(v.path),
+      checks: [],
     });
-    lineList(sink, root, "human_decisions_needed").forEach((d, i) => {
-      criteria.push({
-        id: `decision-${i + 1}`,
-        title: d.value.trim(),
-        location: sink.at(d.path),
-        checks: [],
-        settled: {
-          status: "manual",
-          blocking: true,
-          reason: "needs a person: the plan names a decision only a human can make",
-        },
-      });
-    });
-    for (const s of stringsIn(root)) {
-      for (const id of citationsIn(s.value)) citations.push({ id, location: sink.at(s.path) });
-    }
-  }
-  return done("workphase-plan", path, criteria, [...read.problems, ...sink.problems], {
-    citations,
   });
+  lineList(sink, root, "human_decisions_needed").forEach((d, i) => {
+    criteria.push({
+      id: `decision-${i + 1}`,
+      title: d.value.trim(),
+      location: sink.at(d.path),
+      checks: [],
+      settled: {
+        status: "manual",
+        blocking: true,
+        reason: "needs a person: the plan names a decision only a human can make",
+      },
+    });
+  });
+  for (const s of stringsIn(root)) {
+    for (const id of citationsIn(s.value)) citations.push({ id, location: sink.at(s.path) });
+  }
+  return { criteria, header: { citations } };
 }

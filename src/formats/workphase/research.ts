@@ -1,13 +1,12 @@
 import type { Contract, JsonKindHeader } from "../../model.js";
-import { done, readJsonKind } from "../json-kind-read.js";
-import { type At, JsonSink, keys } from "../json-sink.js";
+import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
+import { type At, type JsonObject, type JsonSink, keys } from "../json-sink.js";
 import { unsafePathReason } from "../paths.js";
-import { countProblems, lineList, lineProblems } from "./bounds.js";
+import { countProblems, lineList, linePairs, lineProblems } from "./bounds.js";
 
 const RESEARCH_KEYS = keys("findings", "relevant_code", "invariants", "dead_ends", "unknowns");
 const FINDING_KEYS = keys("id", "claim", "evidence", "confidence");
 const CODE_KEYS = keys("path", "why");
-const DEAD_END_KEYS = keys("tried", "why_failed");
 const CONFIDENCES: ReadonlySet<string> = new Set(["fact", "inference", "assumption"]);
 
 /**
@@ -27,90 +26,80 @@ type Finding = NonNullable<JsonKindHeader["findings"]>[number];
  * a warning here.
  */
 export function parseWorkphaseResearch(path: string, bytes: Uint8Array): Contract {
-  const read = readJsonKind("workphase-research", path, bytes);
-  if (read.doc === undefined) return read.contract;
-  const sink = new JsonSink(read.doc);
-  const root = sink.object(read.doc.value, []);
+  return parseJsonKind("workphase-research", path, bytes, readResearch);
+}
+
+function readResearch(sink: JsonSink, root: JsonObject): JsonKindParts {
   const findings: Finding[] = [];
-  if (root !== undefined) {
-    sink.unknownKeys(root, RESEARCH_KEYS, [], "unknown-key", "a research artifact");
-    const list = sink.objects(root, "findings", []);
-    countProblems(sink, root, "findings", list, 1);
-    const seen = new Map<string, At<string>>();
-    list.forEach((f, i) => {
-      sink.unknownKeys(f.value, FINDING_KEYS, f.path, "unknown-key", "a finding");
-      const legacy = !Object.hasOwn(f.value, "id") || !Object.hasOwn(f.value, "confidence");
-      const id = sink.string(f.value, "id", f.path, { required: false });
-      const confidence = sink.string(f.value, "confidence", f.path, { required: false });
-      const claim = sink.string(f.value, "claim", f.path);
-      lineProblems(sink, claim, true);
-      lineProblems(sink, sink.string(f.value, "evidence", f.path), true);
-      if (legacy) {
-        const missing = [id ? "" : "id", confidence ? "" : "confidence"]
-          .filter(Boolean)
-          .join(" or ");
-        sink.report(
-          "legacy-research",
-          f.path,
-          `finding ${i + 1} has no ${missing}; read as ${id?.value ?? `legacy-${i + 1}`}, ${confidence?.value ?? "inference"}`,
-          {
-            hint: "the form sealed before ids existed; give it an id and a confidence (fact, inference or assumption)",
-          },
-        );
-      }
-      if (id && !FINDING_ID.test(id.value)) {
-        sink.report(
-          "invalid-finding-id",
-          id.path,
-          `finding id ${JSON.stringify(id.value)} must be lowercase letters, digits, dash or underscore, at most 64 characters`,
-        );
-      } else if (id) {
-        const earlier = seen.get(id.value);
-        if (earlier) {
-          sink.report("duplicate-id", id.path, `finding id "${id.value}" is used twice`, {
-            hint: `the first is at line ${sink.at(earlier.path).line}`,
-          });
-        } else seen.set(id.value, id);
-      }
-      if (confidence && !CONFIDENCES.has(confidence.value)) {
-        sink.report(
-          "invalid-value",
-          confidence.path,
-          `confidence "${confidence.value}" is not fact, inference, or assumption`,
-        );
-      }
-      findings.push({
-        id: id?.value ?? `legacy-${i + 1}`,
-        confidence: confidence?.value ?? "inference",
-        claim: claim?.value.trim() ?? "",
-        location: sink.at(f.path),
-      });
+  sink.unknownKeys(root, RESEARCH_KEYS, [], "unknown-key", "a research artifact");
+  const list = sink.objects(root, "findings", []);
+  countProblems(sink, root, "findings", list, 1);
+  const seen = new Map<string, At<string>>();
+  list.forEach((f, i) => {
+    sink.unknownKeys(f.value, FINDING_KEYS, f.path, "unknown-key", "a finding");
+    const legacy = !Object.hasOwn(f.value, "id") || !Object.hasOwn(f.value, "confidence");
+    const id = sink.string(f.value, "id", f.path, { required: false });
+    const confidence = sink.string(f.value, "confidence", f.path, { required: false });
+    const claim = sink.string(f.value, "claim", f.path);
+    lineProblems(sink, claim, true);
+    lineProblems(sink, sink.string(f.value, "evidence", f.path), true);
+    if (legacy) {
+      const missing = [id ? "" : "id", confidence ? "" : "confidence"].filter(Boolean).join(" or ");
+      sink.report(
+        "legacy-research",
+        f.path,
+        `finding ${i + 1} has no ${missing}; read as ${id?.value ?? `legacy-${i + 1}`}, ${confidence?.value ?? "inference"}`,
+        {
+          hint: "the form sealed before ids existed; give it an id and a confidence (fact, inference or assumption)",
+        },
+      );
+    }
+    if (id && !FINDING_ID.test(id.value)) {
+      sink.report(
+        "invalid-finding-id",
+        id.path,
+        `finding id ${JSON.stringify(id.value)} must be lowercase letters, digits, dash or underscore, at most 64 characters`,
+      );
+    } else if (id) {
+      const earlier = seen.get(id.value);
+      if (earlier) {
+        sink.report("duplicate-id", id.path, `finding id "${id.value}" is used twice`, {
+          hint: `the first is at line ${sink.at(earlier.path).line}`,
+        });
+      } else seen.set(id.value, id);
+    }
+    if (confidence && !CONFIDENCES.has(confidence.value)) {
+      sink.report(
+        "invalid-value",
+        confidence.path,
+        `confidence "${confidence.value}" is not fact, inference, or assumption`,
+      );
+    }
+    findings.push({
+      id: id?.value ?? `legacy-${i + 1}`,
+      confidence: confidence?.value ?? "inference",
+      claim: claim?.value.trim() ?? "",
+      location: sink.at(f.path),
     });
-    const code = sink.objects(root, "relevant_code", [], false);
-    countProblems(sink, root, "relevant_code", code, 0);
-    for (const c of code) {
-      sink.unknownKeys(c.value, CODE_KEYS, c.path, "unknown-key", "a relevant_code entry");
-      const p = sink.string(c.value, "path", c.path);
-      lineProblems(sink, p, true);
-      const why = p && p.value.trim() !== "" ? unsafePathReason(p.value.trim()) : undefined;
-      if (p && why) {
-        sink.report(
-          "unsafe-path",
-          p.path,
-          `relevant_code path "${p.value}" ${why}; it must be repository-relative`,
-        );
-      }
-      lineProblems(sink, sink.string(c.value, "why", c.path, { required: false }), false);
+  });
+  const code = sink.objects(root, "relevant_code", [], false);
+  countProblems(sink, root, "relevant_code", code, 0);
+  for (const c of code) {
+    sink.unknownKeys(c.value, CODE_KEYS, c.path, "unknown-key", "a relevant_code entry");
+    const p = sink.string(c.value, "path", c.path);
+    lineProblems(sink, p, true);
+    const why = p && p.value.trim() !== "" ? unsafePathReason(p.value.trim()) : undefined;
+    if (p && why) {
+      sink.report(
+        "unsafe-path",
+        p.path,
+        `relevant_code path "${p.value}" ${why}; it must be repository-relative`,
+      );
     }
-    const deadEnds = sink.objects(root, "dead_ends", [], false);
-    countProblems(sink, root, "dead_ends", deadEnds, 0);
-    for (const d of deadEnds) {
-      sink.unknownKeys(d.value, DEAD_END_KEYS, d.path, "unknown-key", "a dead_ends entry");
-      lineProblems(sink, sink.string(d.value, "tried", d.path), true);
-      lineProblems(sink, sink.string(d.value, "why_failed", d.path), true);
-    }
-    lineList(sink, root, "invariants");
-    lineList(sink, root, "unknowns");
+    lineProblems(sink, sink.string(c.value, "why", c.path, { required: false }), false);
   }
-  return done("workphase-research", path, [], [...read.problems, ...sink.problems], { findings });
+  linePairs(sink, root, "dead_ends", ["tried", "why_failed"], 0, "a dead_ends entry");
+  lineList(sink, root, "invariants");
+  lineList(sink, root, "unknowns");
+  return { header: { findings } };
 }
