@@ -81,6 +81,23 @@ describe("planner and workphase kinds on every surface", () => {
     ]);
   });
 
+  it("a severity field changes nothing: all severity levels block on all iterations", async () => {
+    const root = repo();
+    const qr = JSON.parse(fixture("qr-status/twin/plans/qr-plan-design.json"));
+    qr.items = [
+      { id: "qa-001", scope: "*", check: "nit", status: "FAIL", finding: "typo", severity: "low" },
+    ];
+    writeTree(root, { "plans/qr-plan-design.json": JSON.stringify(qr) });
+    const r = await runCli(["run", "--json", "--no-write", "plans/qr-plan-design.json"], root);
+    const report = RunReportSchema.parse(JSON.parse(r.stdout));
+    expect(report.contracts[0]!.problems).toEqual([]);
+    expect(report.contracts[0]!.criteria.find((k) => k.id === "qa-001")).toMatchObject({
+      status: "unmet",
+      blocking: true,
+      reason: "FAIL: typo",
+    });
+  });
+
   it("status shows recorded QR states without running anything", async () => {
     const r = await runCli(["status", "plans/qr-plan-design.json"], repo());
     expect(r.stdout).toContain("planner-qr  valid  iteration 1 of 5");
