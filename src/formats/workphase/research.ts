@@ -30,58 +30,11 @@ export function parseWorkphaseResearch(path: string, bytes: Uint8Array): Contrac
 }
 
 function readResearch(sink: JsonSink, root: JsonObject): JsonKindParts {
-  const findings: Finding[] = [];
   sink.unknownKeys(root, RESEARCH_KEYS, [], "unknown-key", "a research artifact");
   const list = sink.objects(root, "findings", []);
   countProblems(sink, root, "findings", list, 1);
   const seen = new Map<string, At<string>>();
-  list.forEach((f, i) => {
-    sink.unknownKeys(f.value, FINDING_KEYS, f.path, "unknown-key", "a finding");
-    const legacy = !Object.hasOwn(f.value, "id") || !Object.hasOwn(f.value, "confidence");
-    const id = sink.string(f.value, "id", f.path, { required: false });
-    const confidence = sink.string(f.value, "confidence", f.path, { required: false });
-    const claim = sink.string(f.value, "claim", f.path);
-    lineProblems(sink, claim, true);
-    lineProblems(sink, sink.string(f.value, "evidence", f.path), true);
-    if (legacy) {
-      const missing = [id ? "" : "id", confidence ? "" : "confidence"].filter(Boolean).join(" or ");
-      sink.report(
-        "legacy-research",
-        f.path,
-        `finding ${i + 1} has no ${missing}; read as ${id?.value ?? `legacy-${i + 1}`}, ${confidence?.value ?? "inference"}`,
-        {
-          hint: "the form sealed before ids existed; give it an id and a confidence (fact, inference or assumption)",
-        },
-      );
-    }
-    if (id && !FINDING_ID.test(id.value)) {
-      sink.report(
-        "invalid-finding-id",
-        id.path,
-        `finding id ${JSON.stringify(id.value)} must be lowercase letters, digits, dash or underscore, at most 64 characters`,
-      );
-    } else if (id) {
-      const earlier = seen.get(id.value);
-      if (earlier) {
-        sink.report("duplicate-id", id.path, `finding id "${id.value}" is used twice`, {
-          hint: `the first is at line ${sink.at(earlier.path).line}`,
-        });
-      } else seen.set(id.value, id);
-    }
-    if (confidence && !CONFIDENCES.has(confidence.value)) {
-      sink.report(
-        "invalid-value",
-        confidence.path,
-        `confidence "${confidence.value}" is not fact, inference, or assumption`,
-      );
-    }
-    findings.push({
-      id: id?.value ?? `legacy-${i + 1}`,
-      confidence: confidence?.value ?? "inference",
-      claim: claim?.value.trim() ?? "",
-      location: sink.at(f.path),
-    });
-  });
+  const findings = list.map((f, i) => readFinding(sink, f, i, seen));
   const code = sink.objects(root, "relevant_code", [], false);
   countProblems(sink, root, "relevant_code", code, 0);
   for (const c of code) {
@@ -102,4 +55,58 @@ function readResearch(sink: JsonSink, root: JsonObject): JsonKindParts {
   lineList(sink, root, "invariants");
   lineList(sink, root, "unknowns");
   return { header: { findings } };
+}
+
+/** One finding: id, confidence, claim and evidence (003's loop in `Research.Validate`). */
+function readFinding(
+  sink: JsonSink,
+  f: At<JsonObject>,
+  i: number,
+  seen: Map<string, At<string>>,
+): Finding {
+  sink.unknownKeys(f.value, FINDING_KEYS, f.path, "unknown-key", "a finding");
+  const legacy = !Object.hasOwn(f.value, "id") || !Object.hasOwn(f.value, "confidence");
+  const id = sink.string(f.value, "id", f.path, { required: false });
+  const confidence = sink.string(f.value, "confidence", f.path, { required: false });
+  const claim = sink.string(f.value, "claim", f.path);
+  lineProblems(sink, claim, true);
+  lineProblems(sink, sink.string(f.value, "evidence", f.path), true);
+  if (legacy) {
+    const missing = [id ? "" : "id", confidence ? "" : "confidence"].filter(Boolean).join(" or ");
+    sink.report(
+      "legacy-research",
+      f.path,
+      `finding ${i + 1} has no ${missing}; read as ${id?.value ?? `legacy-${i + 1}`}, ${confidence?.value ?? "inference"}`,
+      {
+        hint: "the form sealed before ids existed; give it an id and a confidence (fact, inference or assumption)",
+      },
+    );
+  }
+  if (id && !FINDING_ID.test(id.value)) {
+    sink.report(
+      "invalid-finding-id",
+      id.path,
+      `finding id ${JSON.stringify(id.value)} must be lowercase letters, digits, dash or underscore, at most 64 characters`,
+    );
+  } else if (id) {
+    const earlier = seen.get(id.value);
+    if (earlier) {
+      sink.report("duplicate-id", id.path, `finding id "${id.value}" is used twice`, {
+        hint: `the first is at line ${sink.at(earlier.path).line}`,
+      });
+    } else seen.set(id.value, id);
+  }
+  if (confidence && !CONFIDENCES.has(confidence.value)) {
+    sink.report(
+      "invalid-value",
+      confidence.path,
+      `confidence "${confidence.value}" is not fact, inference, or assumption`,
+    );
+  }
+  return {
+    id: id?.value ?? `legacy-${i + 1}`,
+    confidence: confidence?.value ?? "inference",
+    claim: claim?.value.trim() ?? "",
+    location: sink.at(f.path),
+  };
 }
