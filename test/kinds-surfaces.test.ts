@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectChanged } from "../src/action/select.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
 import { loadContract } from "../src/load.js";
 import { annotationsFor } from "../src/report/annotations.js";
 import { renderMarkdown } from "../src/report/markdown.js";
@@ -146,6 +147,16 @@ describe("planner and workphase kinds on every surface", () => {
       "",
     );
     expect(picked.selected).toEqual([".workphase/auth/plan.json"]);
+  });
+
+  it("a PR deleting a QR file lists it as removed: shown, never blocking", () => {
+    const picked = selectChanged(
+      ["plans/auth-plan.json"],
+      [{ path: "plans/qr-plan-design.json", status: "removed" }],
+      DEFAULT_CONTRACT_GLOBS,
+      "",
+    );
+    expect(picked).toEqual({ selected: [], removed: ["plans/qr-plan-design.json"] });
   });
 
   it("--changed-since: a change to the research selects the plan that cites it", async () => {
