@@ -84,6 +84,35 @@ export class JsonSink {
     return undefined;
   }
 
+  /**
+   * `string` for a field whose value nothing else reads: the type is checked
+   * and a path built only for a problem (most fields of a valid file are
+   * prose no rule looks at, and a walk over them should allocate nothing).
+   */
+  text(
+    obj: JsonObject,
+    key: string,
+    base: JsonPath,
+    opts: { required?: boolean; nullable?: boolean } = {},
+  ): void {
+    const value = obj[key];
+    if (typeof value === "string" && Object.hasOwn(obj, key)) return;
+    this.string(obj, key, base, opts);
+  }
+
+  /** `strings` for a list nothing else reads: entries checked, nothing allocated when all are strings. */
+  textList(obj: JsonObject, key: string, base: JsonPath, required = true): void {
+    const value = obj[key];
+    if (
+      Array.isArray(value) &&
+      Object.hasOwn(obj, key) &&
+      value.every((v) => typeof v === "string")
+    ) {
+      return;
+    }
+    this.strings(obj, key, base, required);
+  }
+
   /** An array field's entries (absent: none, and `missing-key` when required). */
   array(obj: JsonObject, key: string, base: JsonPath, required = true): At<unknown>[] {
     const got = this.present(obj, key, base, required);

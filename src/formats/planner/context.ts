@@ -13,7 +13,7 @@ const ALLOWED = keys(...CONTEXT_FIELDS);
 export function parsePlannerContext(path: string, bytes: Uint8Array): Contract {
   return parseJsonKind("planner-context", path, bytes, (sink, root) => {
     sink.unknownKeys(root, ALLOWED, [], "planner-unknown-key", "the planner's context.json");
-    for (const field of CONTEXT_FIELDS) sink.strings(root, field, []);
+    for (const field of CONTEXT_FIELDS) sink.textList(root, field, []);
     return {};
   });
 }

@@ -1,6 +1,6 @@
 import { type At, isObject, type JsonObject, type JsonSink, own } from "../json-sink.js";
-import { unsafePathReason } from "../paths.js";
 import type { JsonPath } from "../plan-contract/index.js";
+import { pathReason } from "../plan-contract/memo.js";
 import {
   CHANGE_KEYS,
   CONTEXT_SECTION_KEYS,
@@ -70,8 +70,8 @@ export function readPlan(sink: JsonSink, root: JsonObject): PlanParts {
   const overview = section(sink, root, "overview", true);
   if (overview) {
     sink.unknownKeys(overview, OVERVIEW_KEYS, ["overview"], "planner-unknown-key", UNKNOWN);
-    sink.string(overview, "problem", ["overview"]);
-    sink.string(overview, "approach", ["overview"]);
+    sink.text(overview, "problem", ["overview"]);
+    sink.text(overview, "approach", ["overview"]);
   }
   const context = section(sink, root, "planning_context", true);
   if (context) readContext(sink, context, parts);
@@ -79,9 +79,9 @@ export function readPlan(sink: JsonSink, root: JsonObject): PlanParts {
   if (knowledge) {
     const base = ["invisible_knowledge"];
     sink.unknownKeys(knowledge, KNOWLEDGE_KEYS, base, "planner-unknown-key", UNKNOWN);
-    sink.string(knowledge, "system", base);
-    sink.strings(knowledge, "invariants", base);
-    sink.strings(knowledge, "tradeoffs", base);
+    sink.text(knowledge, "system", base);
+    sink.textList(knowledge, "invariants", base);
+    sink.textList(knowledge, "tradeoffs", base);
   }
   for (const d of sink.objects(root, "diagram_graphs", [], false)) {
     parts.diagrams.push(readDiagram(sink, d));
@@ -120,22 +120,22 @@ function readContext(sink: JsonSink, context: JsonObject, parts: PlanParts): voi
     sink.unknownKeys(d.value, DECISION_KEYS, d.path, "planner-unknown-key", UNKNOWN);
     const id = sink.string(d.value, "id", d.path);
     if (id) parts.decisions.push(id);
-    sink.string(d.value, "decision", d.path);
-    sink.string(d.value, "reasoning", d.path);
+    sink.text(d.value, "decision", d.path);
+    sink.text(d.value, "reasoning", d.path);
   }
   for (const r of sink.objects(context, "rejected_alternatives", base, false)) {
     sink.unknownKeys(r.value, REJECTED_KEYS, r.path, "planner-unknown-key", UNKNOWN);
-    sink.string(r.value, "alternative", r.path);
-    sink.string(r.value, "reason", r.path);
+    sink.text(r.value, "alternative", r.path);
+    sink.text(r.value, "reason", r.path);
     const ref = sink.string(r.value, "decision_ref", r.path);
     if (ref) parts.decisionRefs.push(ref);
   }
-  sink.strings(context, "constraints", base, false);
+  sink.textList(context, "constraints", base, false);
   for (const r of sink.objects(context, "risks", base, false)) {
     sink.unknownKeys(r.value, RISK_KEYS, r.path, "planner-unknown-key", UNKNOWN);
-    sink.string(r.value, "risk", r.path);
-    sink.string(r.value, "mitigation", r.path);
-    sink.string(r.value, "anchor", r.path, { required: false, nullable: true });
+    sink.text(r.value, "risk", r.path);
+    sink.text(r.value, "mitigation", r.path);
+    sink.text(r.value, "anchor", r.path, { required: false, nullable: true });
     const ref = sink.string(r.value, "decision_ref", r.path, { required: false, nullable: true });
     if (ref) parts.decisionRefs.push(ref);
   }
@@ -151,15 +151,15 @@ function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
       `diagram type "${type.value}" is not one of ${[...DIAGRAM_TYPES].join(", ")}`,
     );
   }
-  sink.string(d.value, "title", d.path);
-  sink.string(d.value, "ascii_render", d.path, { required: false, nullable: true });
+  sink.text(d.value, "title", d.path);
+  sink.text(d.value, "ascii_render", d.path, { required: false, nullable: true });
   const nodes: At<string>[] = [];
   for (const n of sink.objects(d.value, "nodes", d.path)) {
     sink.unknownKeys(n.value, NODE_KEYS, n.path, "planner-unknown-key", UNKNOWN);
     const id = sink.string(n.value, "id", n.path);
     if (id) nodes.push(id);
-    sink.string(n.value, "label", n.path);
-    sink.string(n.value, "type", n.path, { required: false, nullable: true });
+    sink.text(n.value, "label", n.path);
+    sink.text(n.value, "type", n.path, { required: false, nullable: true });
   }
   const ends: At<string>[] = [];
   for (const e of sink.objects(d.value, "edges", d.path)) {
@@ -168,8 +168,8 @@ function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
     const target = sink.string(e.value, "target", e.path);
     if (source) ends.push(source);
     if (target) ends.push(target);
-    sink.string(e.value, "label", e.path, { required: false });
-    sink.string(e.value, "protocol", e.path, { required: false, nullable: true });
+    sink.text(e.value, "label", e.path, { required: false });
+    sink.text(e.value, "protocol", e.path, { required: false, nullable: true });
   }
   return {
     id: sink.string(d.value, "id", d.path),
@@ -182,10 +182,10 @@ function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
 function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): MilestoneParts {
   sink.unknownKeys(m.value, MILESTONE_KEYS, m.path, "planner-unknown-key", UNKNOWN);
   const id = sink.string(m.value, "id", m.path);
-  sink.string(m.value, "name", m.path);
+  sink.text(m.value, "name", m.path);
   for (const f of sink.strings(m.value, "files", m.path)) warnPath(sink, f, "a milestone file");
-  sink.strings(m.value, "requirements", m.path, false);
-  sink.strings(m.value, "acceptance_criteria", m.path, false);
+  sink.textList(m.value, "requirements", m.path, false);
+  sink.textList(m.value, "acceptance_criteria", m.path, false);
   // Real plans write tests as objects too; each entry becomes a criterion (tests.ts).
   const tests = sink.array(m.value, "tests", m.path, false);
   const intents: At<string>[] = [];
@@ -195,7 +195,7 @@ function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): Mil
     if (intentId) intents.push(intentId);
     const file = sink.string(ci.value, "file", ci.path);
     if (file) warnPath(sink, file, "a code intent's file");
-    sink.string(ci.value, "behavior", ci.path);
+    sink.text(ci.value, "behavior", ci.path);
     parts.decisionRefs.push(...sink.strings(ci.value, "decision_refs", ci.path, false));
   }
   const intentRefs: At<string>[] = [];
@@ -209,9 +209,9 @@ function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): Mil
     if (ref) intentRefs.push(ref);
     const file = sink.string(cc.value, "file", cc.path);
     if (file) warnPath(sink, file, "a code change's file");
-    sink.string(cc.value, "diff", cc.path, { required: false });
-    sink.string(cc.value, "comments", cc.path, { required: false, nullable: true });
-    sink.string(cc.value, "delegated_to", cc.path, { required: false, nullable: true });
+    sink.text(cc.value, "diff", cc.path, { required: false });
+    sink.text(cc.value, "comments", cc.path, { required: false, nullable: true });
+    sink.text(cc.value, "delegated_to", cc.path, { required: false, nullable: true });
     if (isObject(cc.value) && Object.hasOwn(cc.value, "is_documentation_only")) {
       const flag = cc.value.is_documentation_only;
       if (typeof flag !== "boolean") {
@@ -231,7 +231,7 @@ function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): Mil
  * still reads, but no check can confirm such a file at the PR head.
  */
 export function warnPath(sink: JsonSink, file: At<string>, what: string): void {
-  const why = unsafePathReason(file.value);
+  const why = pathReason(file.value);
   if (why === undefined) return;
   sink.report("absolute-path", file.path, `${what}, "${file.value}", ${why}`, {
     hint: "write paths relative to the repository root",

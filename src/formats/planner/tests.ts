@@ -1,6 +1,6 @@
 import type { Criterion } from "../../model.js";
 import type { At, JsonSink } from "../json-sink.js";
-import { unsafePathReason } from "../paths.js";
+import { pathReason } from "../plan-contract/memo.js";
 import type { MilestoneParts } from "./read-plan.js";
 import { warnPath } from "./read-plan.js";
 
@@ -34,7 +34,7 @@ function testCriterion(sink: JsonSink, test: At<unknown>, id: string, group: str
   if (!text.startsWith("file:")) return { id, group, location, checks: [], title: shorten(text) };
   // A pytest node id (`file:tests/a.py::test_x`) names the file before `::`.
   const path = text.slice("file:".length).split("::")[0]!.trim();
-  const why = unsafePathReason(path);
+  const why = pathReason(path);
   if (why !== undefined) {
     warnPath(sink, { value: path, path: test.path }, "a file: test");
     return {
