@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 await import("./validate.mjs");
+await import("./validate-planner.mjs");
 await import("./run-commands.mjs");
 await import("./sandbox.mjs");
 await import("./grep.mjs");

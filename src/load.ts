@@ -3,6 +3,7 @@ import { type EvidenceFile, parseEvidenceFile } from "./evidence/index.js";
 import { kindOf, parseContract } from "./formats/index.js";
 import { phaseFiles } from "./formats/plan-contract/file-name.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
+import { linkResearch, researchPathOf } from "./formats/workphase/index.js";
 import { type RepoFileRead, readRepoFile } from "./fs/repo-file.js";
 import type { Contract, ContractKind, Location, Problem } from "./model.js";
 import { problem, sortProblems } from "./problems.js";
@@ -25,7 +26,8 @@ export async function loadContract(
   if (read.size > MAX_CONTRACT_BYTES) {
     return unread(kind, relPath, fileTooLarge(relPath, read.size));
   }
-  const contract = parseContract(kind, relPath, read.bytes);
+  const parsed = parseContract(kind, relPath, read.bytes);
+  const contract = kind === "workphase-plan" ? withResearch(root, parsed) : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
@@ -48,6 +50,28 @@ export async function loadContract(
     contract.problems = sortProblems([...contract.problems, ...found]);
   }
   return contract;
+}
+
+/**
+ * A workphase plan with its citations resolved against the research beside
+ * it, read like the contract (never through a symlink). Deleting the research
+ * a plan still cites leaves its citations unresolved: an error.
+ */
+function withResearch(root: string, plan: Contract): Contract {
+  const path = researchPathOf(plan.path);
+  const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+  if (read.kind === "file" && read.size <= MAX_CONTRACT_BYTES) {
+    return linkResearch(plan, parseContract("workphase-research", path, read.bytes));
+  }
+  if (read.kind === "missing") return linkResearch(plan, undefined);
+  // Unreadable research resolves nothing, and says why at the top of the plan.
+  const at = start(plan.path);
+  const why =
+    read.kind === "file"
+      ? { ...fileTooLarge(path, read.size), ...at, message: `${path} is over 1 MiB; not read` }
+      : unreadProblem(path, at, "research", read);
+  const linked = linkResearch(plan, undefined);
+  return { ...linked, problems: sortProblems([...linked.problems, why]) };
 }
 
 /** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */
@@ -88,7 +112,7 @@ export function evidenceProblems(root: string, contract: Contract): Problem[] {
   return evidence.kind === "read" ? evidence.file.problems : [];
 }
 
-type Role = "contract" | "plan" | "evidence";
+type Role = "contract" | "plan" | "evidence" | "research";
 
 /**
  * The one problem for a file the gate could not (or would not) read. `of`

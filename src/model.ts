@@ -6,7 +6,17 @@ import type { ProblemCode } from "./problem-codes.js";
  */
 
 /** Contract kinds contract-gate understands. */
-export type ContractKind = "plan-contract" | "oracle-contract";
+export const CONTRACT_KINDS = [
+  "plan-contract",
+  "oracle-contract",
+  "planner-plan",
+  "planner-context",
+  "planner-qr",
+  "workphase-research",
+  "workphase-plan",
+] as const;
+
+export type ContractKind = (typeof CONTRACT_KINDS)[number];
 
 export type Severity = "error" | "warning";
 
@@ -98,6 +108,20 @@ export interface Criterion {
   group?: string;
   /** Checkbox criteria (`- [x] ID: ...`): whether the box is ticked. Information only. */
   ticked?: boolean;
+  /**
+   * Decided by what the contract records, with no check to run: a quality-review
+   * item's status, a quality review still in progress, a decision that needs a person.
+   */
+  settled?: SettledCriterion;
+}
+
+/** A criterion's outcome as the contract records it (`checks` is then empty). */
+export interface SettledCriterion {
+  status: "met" | "unmet" | "manual";
+  blocking: boolean;
+  reason: string;
+  /** Not yet decided (a `TODO` quality-review item): `status` shows it as pending. */
+  pending?: boolean;
 }
 
 export interface PlanTaskSummary {
@@ -145,7 +169,19 @@ export interface OracleHeader {
   fileScope?: Section;
 }
 
-export type ContractHeader = PlanHeader | OracleHeader;
+/** The planner's files and the sealed workphase artifacts (`formats/planner`, `formats/workphase`). */
+export interface JsonKindHeader {
+  kind: "planner-plan" | "planner-context" | "planner-qr" | "workphase-research" | "workphase-plan";
+  /** Quality-review files: the phase and iteration as recorded. */
+  qrPhase?: string;
+  iteration?: number;
+  /** Research: the findings, for the plan beside it to cite. */
+  findings?: { id: string; confidence: string; claim: string; location: Location }[];
+  /** Workphase plans: every `research:<id>` in the plan's strings. */
+  citations?: { id: string; location: Location }[];
+}
+
+export type ContractHeader = PlanHeader | OracleHeader | JsonKindHeader;
 
 /**
  * Plan contracts only: how `source_plan_hash` compares with `phase-N-plan.md`.

@@ -276,6 +276,92 @@ export const PROBLEM_CODES = {
     kinds: "oracle-contract",
     doc: "A criterion numbered like `4b.` or `2)`: ids are whole numbers followed by `.`.",
   },
+
+  // JSON kinds: which kind a file is (README: "Contract kinds")
+  "kind-mismatch": {
+    severity: "error",
+    kinds: "all JSON",
+    doc: "The file's name says one kind (`qr-<phase>.json`, `context.json`, `*plan.json`, `.workphase/*/research.json`, ...) but its top level has another kind's shape; it is not read as either.",
+  },
+  "not-a-planner-plan": {
+    severity: "warning",
+    kinds: "planner-plan",
+    doc: "A `*plan.json` under a planner glob has none of the planner's top-level keys (`milestones`, `planning_context`, ...); it is skipped, and named so that it is not skipped silently.",
+  },
+
+  // planner-plan, planner-context, planner-qr (seed 002)
+  "planner-unknown-key": {
+    severity: "warning",
+    kinds: "planner-*",
+    doc: "A key the planner's schema does not define; its own validator ignores extras, so this only warns.",
+  },
+  "duplicate-id": {
+    severity: "error",
+    kinds: "planner-*, workphase-research",
+    doc: "Two entries share an id that something references: decisions, milestones, code intents, diagrams, a diagram's nodes, waves, quality-review items, research findings.",
+  },
+  "duplicate-change-id": {
+    severity: "warning",
+    kinds: "planner-plan",
+    doc: "Two `code_changes` of a milestone share an id; nothing references these ids, and real plans repeat them.",
+  },
+  "absolute-path": {
+    severity: "warning",
+    kinds: "planner-plan",
+    doc: "A milestone's `files`, a code intent's or change's `file`, or a `file:` test is an absolute path (`/workspaces/<repo>/...`); a `file:` test with one becomes a manual criterion.",
+  },
+  "unresolved-reference": {
+    severity: "error",
+    kinds: "planner-plan",
+    doc: "A cross-reference resolves to nothing: `intent_ref` to an intent of the same milestone, `decision_refs`/`decision_ref` to a decision, an edge to a node of the same diagram, `milestone:M-XXX` and `waves[].milestones` to a milestone.",
+  },
+  "milestone-wave": {
+    severity: "error",
+    kinds: "planner-plan",
+    doc: "A milestone is in no wave, or in more than one (waves run in order; each milestone runs once).",
+  },
+  "qr-phase": {
+    severity: "error",
+    kinds: "planner-qr",
+    doc: "`phase` is not one of `plan-design`, `plan-code`, `plan-docs`, `impl-code`, `impl-docs`, or differs from the phase in the file name.",
+  },
+  "qr-iteration": {
+    severity: "error",
+    kinds: "planner-qr",
+    doc: '`iteration` is not an integer from 1 to 5 ("Maximum 5 iterations per QR phase").',
+  },
+  "qr-finding": {
+    severity: "error",
+    kinds: "planner-qr",
+    doc: "A `FAIL` item has no `finding`, or a `PASS` item has one.",
+  },
+
+  // workphase-research, workphase-plan (seed 003)
+  "invalid-finding-id": {
+    severity: "error",
+    kinds: "workphase-research",
+    doc: "A finding id does not match `^[a-z0-9][a-z0-9_-]{0,63}$` (it must read unambiguously in `research:<id>`).",
+  },
+  "legacy-research": {
+    severity: "warning",
+    kinds: "workphase-research",
+    doc: "A finding has no `id` and no `confidence` (the form sealed before ids existed); it is read as `legacy-<n>`, `inference`.",
+  },
+  "item-count": {
+    severity: "error",
+    kinds: "workphase-*",
+    doc: "A list is over its bound of 64 entries, or `findings`/`changes` is empty.",
+  },
+  "not-single-line": {
+    severity: "error",
+    kinds: "workphase-*",
+    doc: "A value is empty where required, longer than 500 bytes after trimming, or spans lines: a sealed artifact is a set of short claims.",
+  },
+  "unresolved-citation": {
+    severity: "error",
+    kinds: "workphase-plan",
+    doc: "`research:<id>` in the plan names no finding of the `research.json` beside it (or there is none): a plan cannot rest on a finding nobody recorded.",
+  },
 } as const satisfies Record<string, { severity: Severity; kinds: string; doc: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

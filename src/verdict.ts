@@ -90,6 +90,12 @@ export function decideCriterion(
       reason: `ABANDON: ${criterion.abandon.reason}${ran}`,
     };
   }
+  // What the contract records decides (a quality-review item, a decision left to a person).
+  if (criterion.settled) {
+    const { status, reason } = criterion.settled;
+    const blocking = criterion.settled.blocking || (status === "manual" && opts.requireOracles);
+    return { status, blocking, reason };
+  }
   if (criterion.checks.length === 0) {
     return {
       status: "manual",

@@ -13,6 +13,7 @@ import { INPUT_DEFAULTS, parseInputs } from "../src/action/inputs.js";
 import { type ActionIO, runAction } from "../src/action/main.js";
 import { runPost } from "../src/action/post.js";
 import { selectChanged } from "../src/action/select.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
 import {
   type Annotation,
   type ChangedFile,
@@ -58,10 +59,7 @@ describe("parseInputs", () => {
       workingDirectory: "/ws",
       prNumber: undefined,
     });
-    expect(r.settings.contracts).toEqual([
-      ".planning/phase-*-contract.json",
-      ".claude/tasks/contracts/**/*.md",
-    ]);
+    expect(r.settings.contracts).toEqual(DEFAULT_CONTRACT_GLOBS);
     expect(r.settings.maxParallel).toBeGreaterThan(0);
   });
 

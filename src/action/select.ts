@@ -29,7 +29,10 @@ export function selectChanged(
     }
   }
   const isContract = picomatch([...globs], { dot: true });
-  const selected = discovered.filter((c) => companionsOf(c).some((p) => present.has(p)));
+  // A deleted companion selects its contract too: a plan whose research was deleted still cites it.
+  const selected = discovered.filter((c) =>
+    companionsOf(c).some((p, i) => present.has(p) || (i > 0 && gone.has(p))),
+  );
   const removed = [...gone].filter((p) => isContract(p) && !present.has(p)).sort();
   return { selected, removed };
 }

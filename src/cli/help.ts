@@ -18,6 +18,9 @@ const DISCOVERY = `  PATH                      contract files or directories (de
   --contracts GLOB          also discover files matching GLOB (repeatable); defaults:
                               .planning/phase-*-contract.json
                               .claude/tasks/contracts/**/*.md
+                              plans/**/*plan.json, qr-*.json, context.json (planner)
+                              .workphase/*/research.json, .workphase/*/plan.json
+                              (all of them: README, Default globs)
   --json                    print a machine-readable report (schemaVersion 1)
   -h, --help                show this help`;
 
@@ -58,7 +61,8 @@ ${DISCOVERY}
                             HEAD with its version there; a deleted criterion, changed oracle,
                             edited REQUEST or weakened check blocks (see README, Contract integrity)
   --changed-since REF       only contracts changed between REF and the working tree
-                            (a change to phase-N-plan.md or phase-N-evidence.json counts)
+                            (a change to phase-N-plan.md, phase-N-evidence.json or, for a
+                            .workphase plan, its research.json counts)
   --max-parallel N          concurrent check processes (default: number of CPUs)
   --timeout-seconds N       oracle (CHECK:) timeout (default 120)
   --regex-timeout-ms N      time bound for one regex operation (default 10000)

@@ -1,12 +1,25 @@
 import type { Contract, ContractKind } from "../model.js";
+import { unnamedJsonMismatch } from "./json-kind-read.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
+import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
+import { parseWorkphasePlan, parseWorkphaseResearch } from "./workphase/index.js";
 
 export { DEFAULT_CONTRACT_GLOBS, kindOf } from "./kinds.js";
 
+const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) => Contract>> = {
+  "plan-contract": parsePlanContract,
+  "oracle-contract": parseOracleContract,
+  "planner-plan": parsePlannerPlan,
+  "planner-context": parsePlannerContext,
+  "planner-qr": parsePlannerQr,
+  "workphase-research": parseWorkphaseResearch,
+  "workphase-plan": parseWorkphasePlan,
+};
+
 /** Parse contract bytes of a known kind. Pure; never throws. */
 export function parseContract(kind: ContractKind, path: string, bytes: Uint8Array): Contract {
-  return kind === "plan-contract"
-    ? parsePlanContract(path, bytes)
-    : parseOracleContract(path, bytes);
+  if (kind === "plan-contract")
+    return unnamedJsonMismatch(path, bytes) ?? parsePlanContract(path, bytes);
+  return PARSERS[kind](path, bytes);
 }

@@ -7,7 +7,7 @@ import type { Contract, ContractKind } from "../model.js";
 import { compareContracts, supersededPaths, type VersionPair } from "./compare.js";
 import { readAtCommit } from "./git-base.js";
 import type { TouchedContract } from "./pairs.js";
-import type { Finding } from "./types.js";
+import { comparedKind, type Finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 
 export interface CompareOptions {
@@ -65,7 +65,7 @@ async function versionAtCommit(
   commit: string,
   path: string,
 ): Promise<ContractVersion | undefined> {
-  const kind = kindOf(path);
+  const kind = comparedKind(kindOf(path));
   const read = await readAtCommit(root, commit, path, MAX_CONTRACT_BYTES);
   // A symlink at base was refused by the gate there: there is nothing to protect
   // (and one at head gates nothing: the loader refuses it).
@@ -80,7 +80,7 @@ async function versionAtCommit(
 }
 
 function headVersion(root: string, path: string): ContractVersion | undefined {
-  const kind = kindOf(path);
+  const kind = comparedKind(kindOf(path));
   const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
   // Unreadable at head (a symlink, say): the loader blocks it; here it counts as gone.
   if (kind === undefined || read.kind !== "file") return undefined;

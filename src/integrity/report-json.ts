@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTRACT_KINDS } from "../model.js";
 import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
 import { type IntegrityReport, orderFindings } from "./types.js";
 
@@ -19,7 +20,7 @@ export const IntegrityJsonSchema = z.object({
       code: z.enum(findingCodes),
       blocking: z.boolean(),
       contract: z.string(),
-      kind: z.enum(["plan-contract", "oracle-contract"]),
+      kind: z.enum(CONTRACT_KINDS),
       path: z.string(),
       line: z.number().int(),
       subject: z.string(),

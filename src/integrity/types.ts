@@ -1,4 +1,17 @@
 import type { ContractKind } from "../model.js";
+
+/**
+ * The kinds whose changes are compared with the base. The planner and
+ * workphase kinds are not compared yet (their base rules are warnings only,
+ * issue 13); a deleted or edited file of those kinds is not a finding.
+ */
+export const COMPARED_KINDS = ["plan-contract", "oracle-contract"] as const;
+export type ComparedKind = (typeof COMPARED_KINDS)[number];
+
+export function comparedKind(kind: string | undefined): ComparedKind | undefined {
+  return COMPARED_KINDS.find((k) => k === kind);
+}
+
 import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
 
 /**

@@ -155,6 +155,8 @@ function contractTable(c: ContractOutcome, rows: Level["rows"]): string[] {
     }
     if (errors.length && c.criteria.length === 0) return out;
   }
+  // Research and planner context files hold no criteria: they are validated, nothing runs.
+  if (c.criteria.length === 0) return [...out, "", "*no criteria: validated, nothing to run*"];
   const ordered = orderCriteria(c.criteria);
   const shown = rows === "all" ? ordered : ordered.filter((k) => k.blocking);
   out.push("", "| | criterion | | reason |", "|---|---|---|---|");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IntegrityJsonSchema, integrityJson } from "../integrity/report-json.js";
 import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
+import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
@@ -66,7 +67,7 @@ export const RunReportSchema = z.object({
   contracts: z.array(
     z.object({
       path: z.string(),
-      kind: z.enum(["plan-contract", "oracle-contract"]),
+      kind: z.enum(CONTRACT_KINDS),
       verdict: z.enum(["pass", "fail", "abandoned", "invalid", "drifted", "aborted"]),
       problems: z.array(ProblemSchema),
       criteria: z.array(CriterionSchema),

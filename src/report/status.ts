@@ -22,6 +22,12 @@ export type RecordedResults = ReadonlyMap<string, string>;
 
 export function recordedState(c: Criterion, recorded?: RecordedResults): RecordedState {
   if (c.abandon) return "abandoned";
+  // A quality-review item's recorded status; a decision that needs a person.
+  if (c.settled) {
+    const { status, pending } = c.settled;
+    if (pending) return "pending";
+    return status === "met" ? "recorded-met" : status === "unmet" ? "recorded-not-met" : "manual";
+  }
   const result = recorded?.get(c.id);
   if (result !== undefined) return result === "pass" ? "recorded-met" : "recorded-not-met";
   const oracle = c.checks.find((k) => k.type === "oracle");
@@ -60,6 +66,8 @@ export function renderStatusText(
     if (c.drift) facts.push(`drift: ${c.drift}`);
     if (c.header.kind === "oracle-contract" && c.header.status)
       facts.push(`status: ${c.header.status}`);
+    if (c.header.kind === "planner-qr" && c.header.iteration !== undefined)
+      facts.push(`iteration ${c.header.iteration} of 5`);
     out.push(`${paint.bold(c.path)}  ${facts.join("  ")}`);
     const width = Math.max(0, ...c.criteria.map((k) => k.id.length));
     const line = (k: Criterion, indent: string) =>

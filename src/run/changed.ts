@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { jsonKindOf } from "../formats/json-kinds.js";
 import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { researchPathOf } from "../formats/workphase/index.js";
 
 const exec = promisify(execFile);
 
@@ -33,8 +35,14 @@ export async function changedSince(root: string, ref: string): Promise<Set<strin
 
 export class GitError extends Error {}
 
-/** The files whose change puts a contract in scope: itself, its plan, its evidence. */
+/**
+ * The files whose change puts a contract in scope: itself, its plan, its
+ * evidence; for a workphase plan, the research its citations resolve against.
+ */
 export function companionsOf(contractPath: string): string[] {
+  if (jsonKindOf(contractPath) === "workphase-plan") {
+    return [contractPath, researchPathOf(contractPath)];
+  }
   const files = phaseFiles(contractPath);
   return files ? [contractPath, files.plan, files.evidence] : [contractPath];
 }

@@ -41,11 +41,14 @@ export async function writeResults(
       outcome.verdict === "aborted"
     )
       continue;
+    const header = contract.header;
+    // The planner's and workphase files belong to the tools that write them: nothing is recorded there.
+    if (header.kind !== "oracle-contract" && header.kind !== "plan-contract") continue;
     try {
       const refused =
-        contract.header.kind === "oracle-contract"
+        header.kind === "oracle-contract"
           ? await writeOracleEvidence(root, contract, outcome, opts.oracleTimeoutMs)
-          : await writeVerification(root, contract, contract.header, outcome, opts.now);
+          : await writeVerification(root, contract, header, outcome, opts.now);
       if (refused) failures.push(`${contract.path}: ${refused}`);
     } catch (e) {
       failures.push(`could not write results for ${contract.path}: ${(e as Error).message}`);

@@ -1,0 +1,3 @@
+export { parsePlannerContext } from "./context.js";
+export { parsePlannerPlan } from "./plan.js";
+export { parsePlannerQr } from "./qr.js";

@@ -1,0 +1,87 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { discoverContracts } from "../src/discover.js";
+import { loadContract } from "../src/load.js";
+import type { ProblemCode } from "../src/problem-codes.js";
+
+const FIXTURES = join(import.meta.dirname, "fixtures", "kinds");
+
+/**
+ * Every rule of the planner and workphase kinds, each proven by a failing
+ * fixture (`<case>/fail`) and its passing twin (`<case>/twin`) that differs
+ * only where the rule looks. Both are discovered with the default globs.
+ */
+const CASES: Record<string, ProblemCode> = {
+  "kind-mismatch": "kind-mismatch",
+  "not-a-planner-plan": "not-a-planner-plan",
+  "planner-unknown-key": "planner-unknown-key",
+  "missing-key": "missing-key",
+  "wrong-type": "wrong-type",
+  "invalid-value-diagram-type": "invalid-value",
+  "duplicate-id-decision": "duplicate-id",
+  "duplicate-id-node": "duplicate-id",
+  "duplicate-id-intent": "duplicate-id",
+  "duplicate-change-id": "duplicate-change-id",
+  "absolute-path": "absolute-path",
+  "absolute-path-test": "absolute-path",
+  "unresolved-intent-other-milestone": "unresolved-reference",
+  "unresolved-decision-ref": "unresolved-reference",
+  "unresolved-rejected-ref": "unresolved-reference",
+  "unresolved-risk-ref": "unresolved-reference",
+  "unresolved-edge-other-diagram": "unresolved-reference",
+  "unresolved-scope": "unresolved-reference",
+  "unresolved-wave-milestone": "unresolved-reference",
+  "milestone-in-no-wave": "milestone-wave",
+  "milestone-in-two-waves": "milestone-wave",
+  "context-missing-field": "missing-key",
+  "context-wrong-type": "wrong-type",
+  "qr-phase-name": "qr-phase",
+  "qr-phase-unknown": "qr-phase",
+  "qr-iteration-over": "qr-iteration",
+  "qr-iteration-zero": "qr-iteration",
+  "qr-finding-fail": "qr-finding",
+  "qr-finding-pass": "qr-finding",
+  "qr-duplicate-item": "duplicate-id",
+  "qr-status": "invalid-value",
+  "findings-empty": "item-count",
+  "findings-over-64": "item-count",
+  "finding-id": "invalid-finding-id",
+  "finding-duplicate": "duplicate-id",
+  "finding-confidence": "invalid-value",
+  "claim-multi-line": "not-single-line",
+  "evidence-over-500-bytes": "not-single-line",
+  "evidence-empty": "not-single-line",
+  "relevant-code-absolute": "unsafe-path",
+  "research-unknown-key": "unknown-key",
+  "legacy-research": "legacy-research",
+  "unknowns-over-64": "item-count",
+  "changes-empty": "item-count",
+  "change-missing-intent": "missing-key",
+  "citation-unknown": "unresolved-citation",
+  "citation-no-research": "unresolved-citation",
+  "decisions-multi-line": "not-single-line",
+};
+
+async function problemsUnder(root: string) {
+  const paths = await discoverContracts({ root });
+  expect(paths.length).toBeGreaterThan(0);
+  const contracts = await Promise.all(paths.map((p) => loadContract(root, p)));
+  return contracts.flatMap((c) => c.problems);
+}
+
+describe("planner and workphase rules: failing fixture and passing twin", () => {
+  it("covers every fixture directory", () => {
+    expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  for (const [name, code] of Object.entries(CASES)) {
+    it(`${name}: ${code}`, async () => {
+      const failing = await problemsUnder(join(FIXTURES, name, "fail"));
+      expect(failing.map((p) => p.code)).toContain(code);
+      const twin = await problemsUnder(join(FIXTURES, name, "twin"));
+      expect(twin.map((p) => p.code)).not.toContain(code);
+      expect(twin.filter((p) => p.severity === "error")).toEqual([]);
+    });
+  }
+});
