@@ -21,7 +21,9 @@ export class UsageError extends Error {}
 /**
  * The contract files to read, root-relative with forward slashes, sorted and
  * unique. Explicit files are taken whatever their name (kind by extension);
- * directories are searched with the globs relative to that directory.
+ * directories are searched with the globs relative to that directory and,
+ * for a subdirectory, with the root's globs under it; a directory named
+ * on purpose that holds no contract is a usage error.
  */
 export async function discoverContracts(opts: DiscoverOptions): Promise<string[]> {
   const root = resolve(opts.root);
@@ -42,7 +44,20 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
     }
     if (!info) throw new UsageError(`${target} does not exist`);
     if (info.isDirectory()) {
-      for (const f of await listMatching(abs, globs)) found.add(rel === "." ? f : `${rel}/${f}`);
+      const under = (await listMatching(abs, globs)).map((f) => (rel === "." ? f : `${rel}/${f}`));
+      if (rel !== ".") {
+        // `validate .planning` means the contracts under .planning as the root's
+        // globs find them, too (not only `.planning/.planning/phase-*`).
+        for (const f of await listMatching(root, globs)) if (f.startsWith(`${rel}/`)) under.push(f);
+      }
+      // A directory named on purpose that holds no contract is a mistake, not
+      // a pass: "no contracts" would end the run green with nothing checked.
+      if (under.length === 0 && opts.paths?.length) {
+        throw new UsageError(
+          `${target} holds no contract: nothing under it matches ${globs.join(", ")} (relative to the root or to ${target}); name the files, or pass --contracts GLOB`,
+        );
+      }
+      for (const f of under) found.add(f);
     } else {
       if (kindOf(rel) === undefined) {
         throw new UsageError(

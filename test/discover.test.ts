@@ -47,6 +47,31 @@ describe("discoverContracts", () => {
     ]);
   });
 
+  it("finds a directory argument's contracts by the root's globs too (`validate .planning`)", async () => {
+    const root = tempDir();
+    writeTree(root, {
+      ".planning/phase-1-contract.json": "{}",
+      ".planning/phase-name-contract.json": "{}",
+      ".claude/tasks/contracts/a.md": "",
+    });
+    expect(await discoverContracts({ root, cwd: root, paths: [".planning"] })).toEqual([
+      ".planning/phase-1-contract.json",
+      ".planning/phase-name-contract.json",
+    ]);
+    // Control: relative to the directory alone, the default globs find nothing there.
+    expect(await discoverContracts({ root: join(root, ".planning") })).toEqual([]);
+  });
+
+  it("refuses a directory argument that holds no contract, rather than pass on nothing", async () => {
+    const root = tempDir();
+    writeTree(root, { "docs/readme.md": "", ".planning/phase-1-contract.json": "{}" });
+    await expect(discoverContracts({ root, cwd: root, paths: ["docs"] })).rejects.toThrow(
+      /docs holds no contract/,
+    );
+    // Control: the same tree searched with no path argument is not an error.
+    expect(await discoverContracts({ root })).toEqual([".planning/phase-1-contract.json"]);
+  });
+
   it("refuses missing paths, paths outside the root and unknown extensions", async () => {
     const root = tempDir();
     writeTree(root, { "a.txt": "" });

@@ -101,7 +101,9 @@ export function ignoredKeyProblems(doc: JsonDocument, ignored: readonly IgnoredK
       "ignored-key",
       doc.keyAt(path),
       `${formatPath(path.slice(0, -1))}: ${JSON.stringify(key)} belongs to ${owners} checks; on a ${type} check it is ignored`,
-      { hint: "remove it (generators write it empty on every check); with a value it is an error" },
+      {
+        hint: "remove it: generators leave it at its empty or default value on every check; any other value there is an error (unknown-key)",
+      },
     );
   });
 }
