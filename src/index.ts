@@ -2,9 +2,11 @@ import { dirname } from "node:path";
 import { coreIO, corePostIO, isPostStep, markMainStep } from "./action/core-io.js";
 import { runAction } from "./action/main.js";
 import { runPost } from "./action/post.js";
+import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { createGitHubApi } from "./github/adapter.js";
 import { createOctokit } from "./github/client.js";
 import type { RepoRef } from "./github/types.js";
+import { killAllRunning } from "./process/process-group.js";
 import { runSandboxHost } from "./sandbox/host.js";
 import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
 
@@ -16,6 +18,17 @@ const github = (token: string, repo: RepoRef, baseUrl: string) =>
 function step(): Promise<void> {
   if (isPostStep()) return runPost(corePostIO(), process.env, github);
   markMainStep();
+  // The runner cancels a step with SIGINT, then SIGTERM 7.5 s later, then SIGKILL.
+  // Kill every check's tree at the first one and end at once: sandboxed checks die
+  // with the sandbox host when its pipe closes, and the post step (which runs after
+  // a cancellation) completes the check run as cancelled — never as a pass.
+  onEndingSignals((signal) => {
+    const killed = killAllRunning();
+    process.stdout.write(
+      `::warning::contract-gate: ${signal}: the job was cancelled; ${killed} running check process group(s) killed and nothing was approved. The post step completes the check run as cancelled.\n`,
+    );
+    process.exit(signalExitCode(signal));
+  });
   return runAction({
     io: coreIO(),
     env: process.env,
