@@ -5,6 +5,7 @@ import { runPost } from "./action/post.js";
 import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { createGitHubApi } from "./github/adapter.js";
 import { createOctokit } from "./github/client.js";
+import { parseApiTuning } from "./github/tuning.js";
 import type { RepoRef } from "./github/types.js";
 import { killAllRunning } from "./process/process-group.js";
 import { runSandboxHost } from "./sandbox/host.js";
@@ -12,8 +13,17 @@ import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
 
 // The action entry point: the main step runs the gate; the post step (which
 // also runs after a cancellation) completes a check run the gate left open.
+const tuning = parseApiTuning(process.env.CONTRACT_GATE_API_TUNING);
+if (!tuning.ok)
+  process.stdout.write(`::warning::contract-gate: ${tuning.error}; using the defaults.\n`);
+const apiTuning = tuning.ok ? tuning.tuning : {};
+// Retries, rate-limit waits and slow requests go to the job log as plain lines.
+const apiLog = { info: (m: string) => process.stdout.write(`${m}\n`) };
 const github = (token: string, repo: RepoRef, baseUrl: string) =>
-  createGitHubApi(createOctokit({ token, baseUrl }), repo, {});
+  createGitHubApi(createOctokit({ token, baseUrl, ...apiTuning, log: apiLog }), repo, {
+    ...(apiTuning.retryDelayMs !== undefined && { retryDelayMs: apiTuning.retryDelayMs }),
+    log: apiLog.info,
+  });
 
 function step(): Promise<void> {
   if (isPostStep()) return runPost(corePostIO(), process.env, github);
