@@ -199,6 +199,8 @@ export interface StandIn {
   /** The stand-in's own responses that do not match the response schema (self-check). */
   responseProblems: string[];
   failNext(fault: Fault): void;
+  /** Drop every fault not yet used up (GitHub recovers). */
+  clearFaults(): void;
   addRepo(fullName: string, opts?: { private?: boolean; defaultBranch?: string }): RepoState;
   addPull(
     fullName: string,
@@ -1183,6 +1185,9 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
     responseProblems,
     failNext(fault) {
       faults.push({ ...fault, left: fault.times ?? 1, passed: 0 });
+    },
+    clearFaults() {
+      faults.splice(0);
     },
     addRepo(fullName, o = {}) {
       const [owner, name] = fullName.split("/");
