@@ -47,7 +47,7 @@ export interface CreateOctokitOptions {
   slowRequestNoticeMs?: number;
   /**
    * Time all requests of this client may take together, waits included
-   * (default 15 min): past it, no request is started or retried. Each request
+   * (default 15 min): past it, no request (or 429 retry) is started. Each request
    * alone is bounded by (retries + 1) × requestTimeoutMs plus its waits.
    */
   budgetMs?: number;
