@@ -185,6 +185,26 @@ describe("GitHub faults through the bundled action", () => {
     await finish(gh, expect);
   });
 
+  it("a secondary limit on the comment only: said once, the check run still carries the verdict", async ({
+    expect,
+  }) => {
+    const { gh, main, runs } = await faulted("secondary limit on comment", [
+      { method: "POST", path: COMMENTS, rateLimit: "secondary", retryAfterSeconds: 60, times: 50 },
+    ]);
+    expect(main.code).toBe(1);
+    expect(runs).toEqual(["completed/failure"]);
+    expect(comments(gh)).toHaveLength(0);
+    const w = messages(main, "warning");
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(
+      /could not update the PR comment: .*secondary rate limit outlasted the retries; it resets at .*The comment was not posted; the verdict is in the check run https:/s,
+    );
+    expect(w[0]).not.toMatch(FORK_ADVICE);
+    // The check run has the annotations: none repeated as step errors besides the step's own failure.
+    expect(messages(main, "error")).toHaveLength(1);
+    await finish(gh, expect);
+  });
+
   it("401 (token rejected): its own advice, no fork advice, nothing posted", async ({ expect }) => {
     const { gh, main, runs } = await faulted("401 on create", [
       { method: "POST", path: CREATE_RUN, status: 401 },

@@ -302,14 +302,17 @@ export async function runAction({
   }
 
   if (apiStop) {
-    const failing = annotations.filter((x) => x.annotation_level === "failure");
+    const { error, doing } = apiStop;
+    const checkRunPosted = checkRun !== undefined && !notCompleted;
+    const failing = checkRunPosted
+      ? [] // the check run carries them already
+      : annotations.filter((x) => x.annotation_level === "failure");
     const stepFails = summary.conclusion === "failure" && settings.failOnBlocking;
     const shown = failing.slice(0, STEP_ERROR_ANNOTATIONS - (stepFails ? 1 : 0));
     const annotated =
       failing.length > shown.length
         ? `; ${shown.length} of ${failing.length} blocking problems are annotated.`
         : ".";
-    const { error, doing } = apiStop;
     io.warning(
       forkPullRequest && error.failure === "forbidden"
         ? "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
@@ -317,7 +320,9 @@ export async function runAction({
             " To get the check run and comment on fork PRs, use the two-stage setup in the README: " +
             "a pull_request job saves the PR number, a workflow_run job re-runs the gate with pr-number and posts them."
         : `contract-gate: could not ${doing}: ${error.message} ` +
-            `The verdict was not posted to the pull request: it is in the job summary and this step's status${annotated}`,
+            (checkRunPosted
+              ? `The comment was not posted; the verdict is in the check run ${checkRun!.htmlUrl}, the job summary and this step's status.`
+              : `The verdict was not posted to the pull request: it is in the job summary and this step's status${annotated}`),
     );
     for (const a of shown) {
       io.errorAt(a.message, {
