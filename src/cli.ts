@@ -18,6 +18,9 @@ function cli(): void {
     interrupt.abort(signal);
     killAllRunning();
     process.exitCode = signalExitCode(signal);
+    // After a SIGHUP the terminal is gone: a failed write must not turn the exit code into a crash's.
+    process.stdout.on("error", () => {});
+    process.stderr.on("error", () => {});
   });
 
   // No top-level await: the bundler's transpile-only mode does not take it.

@@ -181,7 +181,9 @@ describe("requests that never answer, resets and delays", () => {
     const { gh, api, logs } = await setup({ requestTimeoutMs: 200 });
     gh.failNext({ method: "GET", path: "/repos/{owner}/{repo}/pulls/{pull_number}", hang: true });
     expect((await api.getPull(7)).number).toBe(7);
-    expect(logs.join("\n")).toMatch(/Waiting for GitHub to answer GET .*pulls/);
+    expect(logs.join("\n")).toMatch(
+      /Waiting for GitHub to answer GET \/repos\/acme\/widgets\/pulls\/7 \(/,
+    );
     expect(gh.requests.filter((r) => r.path.endsWith("/pulls/7"))).toHaveLength(2);
   });
 

@@ -131,8 +131,8 @@ export function createOctokit(opts: CreateOctokitOptions): GitHubOctokit {
     }
   };
   octokit.hook.wrap("request", async (request, options) => {
-    const what = `${options.method} ${options.url}`;
-    withinBudget(what);
+    withinBudget(`${options.method} ${options.url}`);
+    const what = describeRequest(octokit, options);
     options.request = {
       ...options.request,
       // The proxy-aware fetch @actions/github configured, with a deadline per attempt.
@@ -165,4 +165,16 @@ export function createOctokit(opts: CreateOctokitOptions): GitHubOctokit {
     }
   });
   return octokit;
+}
+
+/** `GET /repos/o/r/pulls/7` for the log: the concrete path, not the route template. */
+function describeRequest(octokit: GitHubOctokit, options: { method: string; url: string }): string {
+  try {
+    const { method, url } = octokit.request.endpoint.parse(
+      options as Parameters<typeof octokit.request.endpoint.parse>[0],
+    );
+    return `${method} ${new URL(url).pathname}`;
+  } catch {
+    return `${options.method} ${options.url}`;
+  }
 }
