@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { main } from "./cli/main.js";
+import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { killAllRunning } from "./process/process-group.js";
 import { runSandboxHost } from "./sandbox/host.js";
 import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
@@ -11,14 +12,15 @@ else cli();
 function cli(): void {
   // The CLI entry point: the only place that touches process.argv, signals and the exit code.
   const interrupt = new AbortController();
-  process.once("SIGINT", () => {
-    // Kill every running check's process tree now; `run` then settles and exits 130.
-    interrupt.abort();
+  const signals = onEndingSignals((signal) => {
+    // Kill every running check's process tree now (sandboxed checks through the
+    // abort signal, which the sandbox host obeys); `run` then settles.
+    interrupt.abort(signal);
     killAllRunning();
-    process.exitCode = 130;
-    // A second Ctrl-C, or a run that fails to settle, ends the process for good.
-    process.once("SIGINT", () => process.exit(130));
-    setTimeout(() => process.exit(130), 5000).unref();
+    process.exitCode = signalExitCode(signal);
+    // After a SIGHUP the terminal is gone: a failed write must not turn the exit code into a crash's.
+    process.stdout.on("error", () => {});
+    process.stderr.on("error", () => {});
   });
 
   // No top-level await: the bundler's transpile-only mode does not take it.
@@ -34,6 +36,8 @@ function cli(): void {
     // bin/contract-gate.js → the package root: commands must not rewrite the gate itself.
     protect: [dirname(dirname(process.argv[1]!))],
   }).then((code) => {
-    process.exitCode = code;
+    // A signal decides the exit code even when it came too late to stop anything (write-back).
+    const signal = signals.received();
+    process.exitCode = signal ? signalExitCode(signal) : code;
   });
 }

@@ -5,7 +5,7 @@ import { join, relative, sep } from "node:path";
 import { discoverContracts } from "../discover.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { ChangedFile, GitHubApi, RepoRef } from "../github/types.js";
-import { GitHubApiError } from "../github/types.js";
+import { type FailureClass, GitHubApiError } from "../github/types.js";
 import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
 import { integrityAnnotations, integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { type IntegrityReport, integrityTitle, withIntegrity } from "../integrity/types.js";
@@ -24,6 +24,7 @@ import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
 import { selectChanged } from "./select.js";
+import { checkRunNotCompleted } from "./stuck-check-run.js";
 
 /** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
 export interface ActionIO {
@@ -185,7 +186,14 @@ export async function runAction({
     target.kind === "pull-request" &&
     (target.event === "pull_request" || target.event === "pull_request_review") &&
     target.headRepo !== target.baseRepo;
-  let apiClosed = false;
+  // The first failure after which further writes are pointless (a refused token,
+  // a missing permission, a rate limit that outlasted the retries): said once, at the end.
+  let apiStop: { error: GitHubApiError; doing: string } | undefined;
+  const stopsApi = (e: unknown, doing: string): boolean => {
+    if (!(e instanceof GitHubApiError) || !STOPPING.has(e.failure)) return false;
+    apiStop ??= { error: e, doing };
+    return true;
+  };
   const externalId = `${runner.runId}-${runner.runAttempt}-${settings.checkName}`;
   const detailsUrl = `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}`;
   let checkRun: { id: number; htmlUrl: string } | undefined;
@@ -198,9 +206,9 @@ export async function runAction({
     });
     // If the job is cancelled or crashes from here on, the post step completes the run.
     io.saveState("check-run-id", String(checkRun.id));
+    io.saveState("check-run-url", checkRun.htmlUrl);
   } catch (e) {
-    apiClosed = isForbidden(e);
-    if (!(apiClosed && forkPullRequest)) {
+    if (!stopsApi(e, "create the check run")) {
       io.warning(`contract-gate: could not create the check run: ${(e as Error).message}`);
     }
   }
@@ -275,7 +283,8 @@ export async function runAction({
   ];
   const rerun = `Re-run: Actions → this workflow → Run workflow with \`pr-number\`${target.kind === "pull-request" ? ` = ${target.number}` : ""}.`;
 
-  if (checkRun && !apiClosed) {
+  let notCompleted: string | undefined;
+  if (checkRun && !apiStop) {
     try {
       await api.completeCheckRun(checkRun.id, {
         conclusion: summary.conclusion,
@@ -295,13 +304,14 @@ export async function runAction({
       });
       io.saveState("check-run-completed", "true");
     } catch (e) {
-      apiClosed ||= isForbidden(e);
-      io.warning(`contract-gate: could not complete the check run: ${(e as Error).message}`);
+      // The run stays in progress: say so plainly, here and in the summary (the post step tries once more).
+      notCompleted = checkRunNotCompleted(checkRun.htmlUrl, (e as Error).message);
+      if (!stopsApi(e, "complete the check run")) io.warning(`contract-gate: ${notCompleted}`);
     }
   }
 
   let commentUrl = "";
-  if (target.kind === "pull-request" && settings.comment !== "never" && !apiClosed) {
+  if (target.kind === "pull-request" && settings.comment !== "never" && !apiStop) {
     try {
       commentUrl = await stickyComment(api, settings, target.number, headSha, {
         blocking: summary.conclusion === "failure",
@@ -316,23 +326,34 @@ export async function runAction({
           }),
       });
     } catch (e) {
-      apiClosed ||= isForbidden(e);
-      io.warning(`contract-gate: could not update the PR comment: ${(e as Error).message}`);
+      if (!stopsApi(e, "update the PR comment")) {
+        io.warning(`contract-gate: could not update the PR comment: ${(e as Error).message}`);
+      }
     }
   }
 
-  if (apiClosed) {
-    const failing = annotations.filter((x) => x.annotation_level === "failure");
+  if (apiStop) {
+    const { error, doing } = apiStop;
+    const checkRunPosted = checkRun !== undefined && !notCompleted;
+    const failing = checkRunPosted
+      ? [] // the check run carries them already
+      : annotations.filter((x) => x.annotation_level === "failure");
     const stepFails = summary.conclusion === "failure" && settings.failOnBlocking;
     const shown = failing.slice(0, STEP_ERROR_ANNOTATIONS - (stepFails ? 1 : 0));
+    const annotated =
+      failing.length > shown.length
+        ? `; ${shown.length} of ${failing.length} blocking problems are annotated.`
+        : ".";
     io.warning(
-      "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
-        "The verdict is in the job summary and this step's status" +
-        (failing.length > shown.length
-          ? `; ${shown.length} of ${failing.length} blocking problems are annotated.`
-          : ".") +
-        " To get the check run and comment on fork PRs, use the two-stage setup in the README: " +
-        "a pull_request job saves the PR number, a workflow_run job re-runs the gate with pr-number and posts them.",
+      forkPullRequest && error.failure === "forbidden"
+        ? "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
+            `The verdict is in the job summary and this step's status${annotated}` +
+            " To get the check run and comment on fork PRs, use the two-stage setup in the README: " +
+            "a pull_request job saves the PR number, a workflow_run job re-runs the gate with pr-number and posts them."
+        : `contract-gate: could not ${doing}: ${error.message} ` +
+            (checkRunPosted
+              ? `The comment was not posted; the verdict is in the check run ${checkRun!.htmlUrl}, the job summary and this step's status.`
+              : `The verdict was not posted to the pull request: it is in the job summary and this step's status${annotated}`),
     );
     for (const a of shown) {
       io.errorAt(a.message, {
@@ -344,14 +365,16 @@ export async function runAction({
   }
 
   try {
+    const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
     await io.writeSummary(
-      renderMarkdown(summary, outcomes, {
-        budget: SUMMARY_BUDGET,
-        title: settings.checkName,
-        removed,
-        sandbox: sandboxText,
-        preamble: integrityMarkdown(integrity, SUMMARY_BUDGET / 3),
-      }),
+      stuck +
+        renderMarkdown(summary, outcomes, {
+          budget: SUMMARY_BUDGET,
+          title: settings.checkName,
+          removed,
+          sandbox: sandboxText,
+          preamble: integrityMarkdown(integrity, SUMMARY_BUDGET / 3),
+        }),
     );
   } catch (e) {
     io.warning(`contract-gate: could not write the job summary: ${(e as Error).message}`);
@@ -389,9 +412,8 @@ function readPayload(path: string | undefined): unknown {
   }
 }
 
-function isForbidden(e: unknown): boolean {
-  return e instanceof GitHubApiError && (e.status === 403 || e.status === 401);
-}
+/** Failures after which the gate makes no further writes: the next ones would fail the same way. */
+const STOPPING = new Set<FailureClass>(["token-rejected", "forbidden", "rate-limit"]);
 
 /** Working directory relative to the repository root, "" when they are the same. */
 function repoPrefix(workspace: string, root: string): string {

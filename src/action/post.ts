@@ -1,5 +1,6 @@
 import type { GitHubApi, RepoRef } from "../github/types.js";
 import { readRunnerEnv } from "./event.js";
+import { checkRunNotCompleted } from "./stuck-check-run.js";
 
 /** What the post step needs from the runner. */
 export interface PostIO {
@@ -37,8 +38,8 @@ export async function runPost(
     });
     io.info(`contract-gate: check run ${id} was left in progress; completed it as cancelled.`);
   } catch (e) {
-    io.warning(
-      `contract-gate: could not complete the unfinished check run ${id}: ${(e as Error).message}`,
-    );
+    // One plain sentence, the same the main step logs: the PR's check is stuck, re-run the job.
+    const url = io.getState("check-run-url") || `(id ${id})`;
+    io.warning(`contract-gate: ${checkRunNotCompleted(url, (e as Error).message)}`);
   }
 }

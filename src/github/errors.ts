@@ -2,7 +2,8 @@
  * Octokit errors → `GitHubApiError` with a message a workflow author can act
  * on: the endpoint, the status, GitHub's own words, and what to change.
  */
-import { GitHubApiError } from "./types.js";
+import { clockTime, rateLimitOf } from "./rate-limit.js";
+import { type FailureClass, GitHubApiError } from "./types.js";
 
 /** What the failing call was about; picks the advice. */
 export type ApiArea = "checks" | "comments" | "pulls" | "user" | "reviews" | "collaborators";
@@ -83,21 +84,6 @@ function clip(s: string): string {
   return s.length > 300 ? `${s.slice(0, 297)}...` : s;
 }
 
-function isRateLimited(error: unknown): boolean {
-  const e = error as OctokitErrorLike;
-  const remaining = e?.response?.headers?.["x-ratelimit-remaining"];
-  return remaining === "0" || /rate limit/i.test(githubMessage(error));
-}
-
-function resetTime(error: unknown): string | undefined {
-  const reset = Number((error as OctokitErrorLike)?.response?.headers?.["x-ratelimit-reset"]);
-  if (!Number.isFinite(reset) || reset <= 0) return undefined;
-  return `${new Date(reset * 1000).toISOString().slice(11, 19)} UTC`;
-}
-
-const FORK_NOTE =
-  "On pull requests from forks GitHub gives the workflow a read-only `GITHUB_TOKEN` whatever `permissions:` says.";
-
 function advice(error: unknown, status: number | undefined, ctx: ErrorContext): string {
   const msg = githubMessage(error);
   const subject = ctx.subject ?? `repository ${ctx.repo}`;
@@ -105,22 +91,27 @@ function advice(error: unknown, status: number | undefined, ctx: ErrorContext): 
     const after = ctx.attempts ? ` after ${ctx.attempts} attempts` : " after retrying";
     return `GitHub is having problems (the request still failed${after}); re-run the job, and check https://www.githubstatus.com if it keeps failing.`;
   }
+  const limit = rateLimitOf(error);
+  if (limit) {
+    const which =
+      limit.kind === "unnamed"
+        ? "A GitHub rate limit (429 Too Many Requests)"
+        : `GitHub's ${limit.kind} rate limit`;
+    const until = limit.resetsAt ? `; it resets at ${clockTime(limit.resetsAt)}` : "";
+    return `${which} outlasted the retries${until}. Re-run the job after that.`;
+  }
   switch (status) {
     case 401:
       return "The token was rejected (bad or expired credentials): pass a valid token, e.g. the workflow's `GITHUB_TOKEN`.";
     case 403: {
-      if (isRateLimited(error)) {
-        const reset = resetTime(error);
-        return `The token's API rate limit is exhausted${reset ? ` until ${reset}` : ""}; re-run the job later.`;
-      }
       if (/must authenticate via a GitHub App/i.test(msg)) {
         return "Check runs can only be written with a GitHub App installation token such as the workflow's `GITHUB_TOKEN`; a personal access token cannot create or update check runs.";
       }
       if (ctx.area === "checks") {
-        return `The token may not write check runs: add \`checks: write\` to the workflow's (or job's) \`permissions:\`. ${FORK_NOTE}`;
+        return `The token may not write check runs: add \`checks: write\` to the workflow's (or job's) \`permissions:\`.`;
       }
       if (ctx.area === "comments") {
-        return `The token may not write pull request comments: add \`pull-requests: write\` to the workflow's (or job's) \`permissions:\`. ${FORK_NOTE}`;
+        return `The token may not write pull request comments: add \`pull-requests: write\` to the workflow's (or job's) \`permissions:\`.`;
       }
       if (ctx.area === "reviews") {
         return "The token may not read pull request reviews, so no approval can acknowledge contract changes: add `pull-requests: read` to the workflow's (or job's) `permissions:`.";
@@ -168,9 +159,19 @@ export function toGitHubApiError(
       ? `network error (${githubMessage(error)})`
       : `${status}${httpReason(status)}: ${githubMessage(error)}`;
   const message = `${endpoint} failed with ${what}. ${advice(error, status, ctx)}`;
-  const wrapped = new GitHubApiError(message, status, endpoint);
+  const wrapped = new GitHubApiError(message, status, endpoint, failureClass(error, status));
   (wrapped as { cause?: unknown }).cause = error;
   return wrapped;
+}
+
+/** The class of a failed call (see FailureClass). */
+export function failureClass(error: unknown, status = statusOf(error)): FailureClass {
+  if (rateLimitOf(error)) return "rate-limit";
+  if (status === undefined || status >= 500) return "github-trouble";
+  if (status === 401) return "token-rejected";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not-found";
+  return "other";
 }
 
 function httpReason(status: number): string {

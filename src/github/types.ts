@@ -133,14 +133,39 @@ export interface GitHubApi {
   upsertStickyComment(req: StickyCommentRequest): Promise<StickyCommentResult>;
 }
 
+/**
+ * Why a call failed, as far as the fix goes: each class has its own advice
+ * (errors.ts) and the action reacts to it (a stopped API, the fork fallback).
+ */
+export type FailureClass =
+  | "token-rejected" // 401
+  | "forbidden" // 403 without a rate limit: a missing permission, or a fork's read-only token
+  | "rate-limit" // 403/429 from a primary, secondary or unnamed limit
+  | "not-found" // 404
+  | "github-trouble" // 5xx, network error, timeout
+  | "other";
+
 /** A failed API call, with a message that names the endpoint, the status and what to do. */
 export class GitHubApiError extends Error {
   constructor(
     message: string,
     readonly status: number | undefined,
     readonly endpoint: string,
+    readonly failure: FailureClass = classOfStatus(status),
   ) {
     super(message);
     this.name = "GitHubApiError";
   }
+}
+
+/** The class a bare status implies (errors.ts looks further: a 403 can be a rate limit). */
+function classOfStatus(status: number | undefined): FailureClass {
+  if (status === undefined || status >= 500) return "github-trouble";
+  const byStatus: Record<number, FailureClass> = {
+    401: "token-rejected",
+    403: "forbidden",
+    404: "not-found",
+    429: "rate-limit",
+  };
+  return byStatus[status] ?? "other";
 }

@@ -186,6 +186,12 @@ export interface Fault {
   rateLimit?: "primary" | "secondary";
   /** Seconds until the primary limit resets / the secondary `retry-after` (default 1). */
   retryAfterSeconds?: number;
+  /** Let this many matching requests through first: the fault hits call skip + 1 (the Nth call). */
+  skip?: number;
+  /** Answer normally, but only after this many ms (a slow request; with nothing else set). */
+  delayMs?: number;
+  /** Never answer (the connection stays open until the client gives up or the stand-in closes); with `afterEffect`, after applying. */
+  hang?: boolean;
 }
 
 export interface StandInOptions {
@@ -206,6 +212,8 @@ export interface StandIn {
   /** The stand-in's own responses that do not match the response schema (self-check). */
   responseProblems: string[];
   failNext(fault: Fault): void;
+  /** Drop every fault not yet used up (GitHub recovers). */
+  clearFaults(): void;
   addRepo(fullName: string, opts?: { private?: boolean; defaultBranch?: string }): RepoState;
   addPull(
     fullName: string,
@@ -278,7 +286,7 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
   const violations: string[] = [];
   const warnings: string[] = [];
   const responseProblems: string[] = [];
-  const faults: Array<Fault & { left: number }> = [];
+  const faults: Array<Fault & { left: number; passed: number }> = [];
   const used = new Map<string, number>();
   const resetAt = Math.floor(Date.now() / 1000) + 3600;
   const linkStyle = opts.linkStyle ?? "repositories";
@@ -990,6 +998,10 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
     });
     if (i < 0) return undefined;
     const f = faults[i]!;
+    if (f.passed < (f.skip ?? 0)) {
+      f.passed += 1;
+      return undefined;
+    }
     f.left -= 1;
     if (f.left <= 0) faults.splice(i, 1);
     return f;
@@ -1173,7 +1185,15 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
     }
     const rate = rateHeaders(tokenKey || `anon:${req.socket.remoteAddress}`, token);
 
-    const fault = takeFault(method, pathname, op);
+    let fault = takeFault(method, pathname, op);
+    if (fault?.hang && !fault.afterEffect) {
+      record.status = 0;
+      return; // no answer, ever; close() drops the connection
+    }
+    if (fault?.delayMs !== undefined) {
+      await new Promise((r) => setTimeout(r, fault!.delayMs));
+      if (!fault.network && fault.status === undefined && !fault.rateLimit) fault = undefined;
+    }
     if (fault && !fault.afterEffect) {
       if (fault.network) {
         record.status = 0;
@@ -1208,6 +1228,10 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
       }
     }
     if (fault?.afterEffect) {
+      if (fault.hang) {
+        record.status = 0;
+        return; // applied, and the answer never comes
+      }
       if (fault.network) {
         record.status = 0;
         req.socket.destroy();
@@ -1242,7 +1266,10 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
     warnings,
     responseProblems,
     failNext(fault) {
-      faults.push({ ...fault, left: fault.times ?? 1 });
+      faults.push({ ...fault, left: fault.times ?? 1, passed: 0 });
+    },
+    clearFaults() {
+      faults.splice(0);
     },
     addRepo(fullName, o = {}) {
       const [owner, name] = fullName.split("/");

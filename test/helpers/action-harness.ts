@@ -258,6 +258,10 @@ export interface RunOptions {
   token?: string;
   /** The bundle to run (default: this repository's dist/index.js). */
   dist?: string;
+  /** Called with the running step, e.g. to signal it like a cancelling runner. */
+  onSpawn?: (child: ChildProcessByStdio<null, Readable, Readable>) => void;
+  /** State saved by the main step (ActionResult.state): runs the post step instead. */
+  postState?: Record<string, string>;
 }
 
 export interface ActionResult {
@@ -271,6 +275,8 @@ export interface ActionResult {
   runnerTemp: string;
   /** Workflow commands the runner would act on (stdout and stderr). */
   commands: WorkflowCommand[];
+  /** What the step saved for its post step (GITHUB_STATE). */
+  state: Record<string, string>;
 }
 
 /** The payload the runner would write for `event` on this repo's PR. */
@@ -327,6 +333,8 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
   const outputPath = join(runnerTemp, "github_output");
   const summaryPath = join(runnerTemp, "step_summary");
   const eventPath = join(runnerTemp, "event.json");
+  const statePath = join(runnerTemp, "github_state");
+  writeFileSync(statePath, "");
   writeFileSync(outputPath, "");
   writeFileSync(summaryPath, "");
   const payload =
@@ -361,6 +369,7 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     GITHUB_WORKSPACE: opts.repo.dir,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_STATE: statePath,
     GITHUB_RUN_ID: "4242",
     GITHUB_RUN_ATTEMPT: "1",
     GITHUB_SERVER_URL: "https://github.com",
@@ -370,6 +379,8 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     RUNNER_OS: "Linux",
     ...opts.env,
   };
+  // The runner hands the post step what the main step saved, as STATE_<name>.
+  for (const [name, value] of Object.entries(opts.postState ?? {})) env[`STATE_${name}`] = value;
   for (const [name, value] of Object.entries({ ...actionDefaults(token), ...opts.inputs })) {
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   }
@@ -379,6 +390,7 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  opts.onSpawn?.(child);
   const { code, stdout, stderr } = await outputOf(child);
 
   return {
@@ -389,6 +401,7 @@ export async function runAction(opts: RunOptions): Promise<ActionResult> {
     summary: readFileSync(summaryPath, "utf8"),
     runnerTemp,
     commands: [...workflowCommands(stdout), ...workflowCommands(stderr)],
+    state: parseOutputFile(readFileSync(statePath, "utf8")),
   };
 }
 
