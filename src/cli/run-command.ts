@@ -4,7 +4,7 @@ import { UsageError } from "../discover.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
-import { runReportJson } from "../report/run-json.js";
+import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
@@ -125,9 +125,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   if (values.json) {
-    io.stdout(
-      `${JSON.stringify(runReportJson(result.summary, result.contracts, sandbox.info), null, 2)}\n`,
-    );
+    for (const chunk of runReportJsonChunks(result.summary, result.contracts, sandbox.info)) {
+      io.stdout(chunk);
+    }
   } else if (values.markdown) {
     io.stdout(
       renderMarkdown(result.summary, result.contracts, {

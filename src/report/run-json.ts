@@ -80,33 +80,65 @@ export function runReportJson(
   contracts: readonly ContractOutcome[],
   sandbox?: SandboxInfo,
 ): RunReportJson {
+  return { ...reportHead(summary, sandbox), contracts: contracts.map(contractJson) };
+}
+
+/**
+ * The report as `JSON.stringify(report, null, 2)` would print it, a contract
+ * at a time: at 30,000 criteria one string (and one mapped copy of every
+ * outcome) would be hundreds of megabytes held at once.
+ */
+export function* runReportJsonChunks(
+  summary: RunSummary,
+  contracts: readonly ContractOutcome[],
+  sandbox?: SandboxInfo,
+): Generator<string> {
+  const head = JSON.stringify({ ...reportHead(summary, sandbox), contracts: [] }, null, 2);
+  // `contracts` is the last key: the head ends `"contracts": []\n}`.
+  if (contracts.length === 0) {
+    yield `${head}\n`;
+    return;
+  }
+  yield head.slice(0, -"]\n}".length);
+  for (const [i, c] of contracts.entries()) {
+    // Two levels deep (report, then `contracts`): JSON strings hold no raw newlines.
+    const body = JSON.stringify(contractJson(c), null, 2).replaceAll("\n", "\n    ");
+    yield `${i === 0 ? "" : ","}\n    ${body}`;
+  }
+  yield "\n  ]\n}\n";
+}
+
+function reportHead(summary: RunSummary, sandbox?: SandboxInfo): Omit<RunReportJson, "contracts"> {
   return {
     schemaVersion: 1,
     conclusion: summary.conclusion,
     ...(sandbox && { sandbox }),
     counts: summary.counts,
-    contracts: contracts.map((c) => ({
-      path: c.path,
-      kind: c.kind,
-      verdict: c.verdict,
-      problems: c.problems,
-      criteria: c.criteria.map((k) => ({
-        id: k.id,
-        title: k.title,
-        group: k.group ?? null,
-        status: k.status,
-        blocking: k.blocking,
-        reason: k.reason,
-        location: k.location,
-        checks: k.checks.map((r) => ({
-          type: r.type,
-          result: r.result,
-          failureReason: r.failureReason ?? null,
-          reason: r.reason,
-          detail: r.detail ?? null,
-          durationMs: Math.round(r.durationMs),
-          ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
-        })),
+  };
+}
+
+function contractJson(c: ContractOutcome): RunReportJson["contracts"][number] {
+  return {
+    path: c.path,
+    kind: c.kind,
+    verdict: c.verdict,
+    problems: c.problems,
+    criteria: c.criteria.map((k) => ({
+      id: k.id,
+      title: k.title,
+      group: k.group ?? null,
+      status: k.status,
+      blocking: k.blocking,
+      reason: k.reason,
+      location: k.location,
+      checks: k.checks.map((r) => ({
+        type: r.type,
+        result: r.result,
+        failureReason: r.failureReason ?? null,
+        reason: r.reason,
+        detail: r.detail ?? null,
+        durationMs: Math.round(r.durationMs),
+        ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
       })),
     })),
   };
