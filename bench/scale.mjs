@@ -1,4 +1,4 @@
-// Benchmark at scale (opt-in: BENCH_SCALE=1, it takes minutes): 1,000 oracle
+// Benchmark at scale (opt-in: BENCH_SCALE=1 npm run bench, or node bench/scale.mjs; it takes minutes): 1,000 oracle
 // contracts × 30 criteria, each a `CHECK:` run through `bash -c`, 30,000
 // checks at --max-parallel 2, sandboxed and unsandboxed, against a Node loop
 // that spawns the same 30,000 `bash -c` commands two at a time. Targets: the
@@ -54,7 +54,9 @@ try {
   for (let p = 1; p <= CONTRACTS; p++) {
     writeFileSync(join(dir, `2026-11-29-s${p}-1200.md`), oracleContract(p));
   }
-  console.log(`\n## scale: ${CONTRACTS} oracle contracts × ${CRITERIA} criteria = ${CHECKS} \`bash -c\` checks, --max-parallel ${PARALLEL}`);
+  console.log(
+    `\n## scale: ${CONTRACTS} oracle contracts × ${CRITERIA} criteria = ${CHECKS} \`bash -c\` checks, --max-parallel ${PARALLEL}`,
+  );
   const base = await runNodeOnce(loop);
   if (base.code !== 0) throw new Error(`baseline loop exited ${base.code}:\n${base.stderr}`);
   const line = (label, r, extra = "") =>
@@ -65,7 +67,9 @@ try {
     const outcomes = checkOutcomes(report);
     const passed = outcomes.filter((o) => o.result === "pass").length;
     if (passed !== CHECKS) {
-      throw new Error(`${mode}: expected ${CHECKS} passing checks, got ${passed} (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
+      throw new Error(
+        `${mode}: expected ${CHECKS} passing checks, got ${passed} (exit ${r.code}):\n${r.stderr.slice(-2000)}`,
+      );
     }
     const ratio = r.wallMs / base.wallMs;
     const rssOk = r.rssMb <= 300 ? "ok" : "OVER";
@@ -77,7 +81,13 @@ try {
       ),
     );
   }
-  console.log(line(`node loop: spawn bash -c ×${CHECKS}, ${PARALLEL} at a time`, base, `  ${((base.wallMs / CHECKS) * PARALLEL).toFixed(2)} ms per spawn per lane`));
+  console.log(
+    line(
+      `node loop: spawn bash -c ×${CHECKS}, ${PARALLEL} at a time`,
+      base,
+      `  ${((base.wallMs / CHECKS) * PARALLEL).toFixed(2)} ms per spawn per lane`,
+    ),
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
