@@ -6,7 +6,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkOutcomes, ms, runArgs, runGateOnce, runNodeOnce } from "./lib-proc.mjs";
+import {
+  checkOutcomes,
+  ms,
+  oracleContractHead,
+  runArgs,
+  runGateOnce,
+  runNodeOnce,
+} from "./lib-proc.mjs";
 
 const CONTRACTS = Number(process.env.BENCH_SCALE_CONTRACTS ?? 1000);
 const CRITERIA = 30;
@@ -15,16 +22,7 @@ const PARALLEL = 2;
 const MODES = (process.env.BENCH_SCALE_MODES ?? "required,off").split(",");
 
 function oracleContract(n) {
-  const lines = [
-    `# CONTRACT — scale-${n}`,
-    "- date: 2026-11-29 | flow: feat | branch: bench",
-    "- status: active",
-    "",
-    "## REQUEST (verbatim — IMMUTABLE)",
-    "Generated request.",
-    "",
-    "## ACCEPTANCE CRITERIA",
-  ];
+  const lines = oracleContractHead(`scale-${n}`);
   for (let i = 1; i <= CRITERIA; i++) {
     lines.push(`${i}. criterion ${i} holds`, `   CHECK: echo OK-${i}`, `   EXPECT: OK-${i}`);
     lines.push("   EVIDENCE: pending");
