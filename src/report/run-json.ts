@@ -86,7 +86,7 @@ export function runReportJson(
 /**
  * The report as `JSON.stringify(report, null, 2)` would print it, a contract
  * at a time: at 30,000 criteria one string (and one mapped copy of every
- * outcome) would be hundreds of megabytes held at once.
+ * outcome) would be tens of megabytes held at once, at the run's peak.
  */
 export function* runReportJsonChunks(
   summary: RunSummary,

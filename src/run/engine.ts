@@ -57,6 +57,9 @@ export interface EngineResult {
   contracts: ContractOutcome[];
 }
 
+/** Contracts in flight per process slot (see runContracts). */
+const CONTRACTS_IN_FLIGHT_PER_SLOT = 8;
+
 const COMMAND_TYPES = new Set<Check["type"]>(["command-exit", "oracle"]);
 
 /**
@@ -84,7 +87,14 @@ export async function runContracts(
   };
   const progress = new ProgressTracker(contracts, opts.onProgress);
   try {
-    const outcomes = await Promise.all(contracts.map((c) => runContract(c, ctx, opts, progress)));
+    // Contracts start a bounded number at a time: with every one of 1,000
+    // contracts started at once, 30,000 checks sat waiting for a process slot,
+    // each holding its pending frames. Enough run together to keep every
+    // process slot busy.
+    const contractSlots = pLimit(CONTRACTS_IN_FLIGHT_PER_SLOT * Math.max(1, opts.maxParallel));
+    const outcomes = await Promise.all(
+      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress))),
+    );
     return { summary: summariseRun(outcomes), contracts: outcomes };
   } finally {
     await files.close();
