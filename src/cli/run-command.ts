@@ -127,6 +127,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   if (values.json) {
     for (const chunk of runReportJsonChunks(result.summary, result.contracts, sandbox.info)) {
       io.stdout(chunk);
+      await io.stdoutDrain?.();
     }
   } else if (values.markdown) {
     io.stdout(
