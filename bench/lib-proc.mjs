@@ -150,3 +150,17 @@ export function checkOutcomes(report) {
 export function ms(n) {
   return `${n.toFixed(0).padStart(6)} ms`;
 }
+
+/** The opening of a generated oracle contract, up to its criteria (`n. …`, `CHECK:`, `EXPECT:`). */
+export function oracleContractHead(name) {
+  return [
+    `# CONTRACT — ${name}`,
+    "- date: 2026-11-29 | flow: feat | branch: bench",
+    "- status: active",
+    "",
+    "## REQUEST (verbatim — IMMUTABLE)",
+    "Generated request.",
+    "",
+    "## ACCEPTANCE CRITERIA",
+  ];
+}

@@ -7,6 +7,8 @@ await import("./validate.mjs");
 await import("./validate-planner.mjs");
 await import("./run-commands.mjs");
 await import("./sandbox.mjs");
+// 30,000 oracle checks take minutes per mode: only when asked.
+if (process.env.BENCH_SCALE) await import("./scale.mjs");
 await import("./grep.mjs");
 // The action bench drives the TypeScript API stand-in from test/, so it runs through tsx.
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));

@@ -78,8 +78,12 @@ try {
   console.log(line("contract-gate, --sandbox off", best.unsandboxed, 1.3));
   console.log(line(`node loop: spawn true ×${CHECKS}, ${PARALLEL} at a time`, best.loop));
   const perCheck = (best.sandboxed.wallMs - best.unsandboxed.wallMs) / CHECKS;
+  const lane = (r) => ((r.wallMs * PARALLEL) / CHECKS).toFixed(2);
   console.log(
     `sandbox cost: ${perCheck.toFixed(2)} ms per check of wall time at ${PARALLEL} lanes (one host per run; sudo, when used, once per run)`,
+  );
+  console.log(
+    `per check per lane: sandboxed ${lane(best.sandboxed)} ms, unsandboxed ${lane(best.unsandboxed)} ms, bare spawn ${lane(best.loop)} ms`,
   );
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { oracleContractHead } from "./lib-proc.mjs";
 import { measure, report } from "./measure.mjs";
 
 function planContract(phase, planHash) {
@@ -48,16 +49,7 @@ function planContract(phase, planHash) {
 }
 
 function oracleContract(n) {
-  const lines = [
-    `# CONTRACT — bench-${n}`,
-    "- date: 2026-11-29 | flow: feat | branch: bench",
-    "- status: active",
-    "",
-    "## REQUEST (verbatim — IMMUTABLE)",
-    "Generated request.",
-    "",
-    "## ACCEPTANCE CRITERIA",
-  ];
+  const lines = oracleContractHead(`bench-${n}`);
   for (let i = 1; i <= 30; i++) {
     lines.push(`${i}. criterion ${i} holds`);
     if (i % 3 !== 0) {

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { drained } from "./cli/io.js";
 import { main } from "./cli/main.js";
 import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { killAllRunning } from "./process/process-group.js";
@@ -26,6 +27,7 @@ function cli(): void {
   // No top-level await: the bundler's transpile-only mode does not take it.
   void main(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s),
+    stdoutDrain: () => drained(process.stdout),
     stderr: (s) => process.stderr.write(s),
     cwd: process.cwd(),
     env: process.env,

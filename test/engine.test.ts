@@ -135,6 +135,8 @@ describe("runContracts", () => {
     expect(contracts.flatMap((c) => c.criteria.map((k) => k.status))).toEqual(Array(8).fill("met"));
     expect(summary.counts.met).toBe(8);
     expect(progress.at(-1)).toEqual({ done: 8, total: 8, running: [] });
+    // Running is holding a process slot: checks waiting for one are not listed.
+    expect(Math.max(...progress.map((p) => p.running.length))).toBe(1);
   });
 
   it("runs an abandoned criterion's check, and it still blocks", async () => {

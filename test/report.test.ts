@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../src/report/markdown.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "../src/report/markdown-escape.js";
 import { plain } from "../src/report/paint.js";
-import { RunReportSchema, runReportJson } from "../src/report/run-json.js";
+import { RunReportSchema, runReportJson, runReportJsonChunks } from "../src/report/run-json.js";
 import { renderTerminal } from "../src/report/terminal.js";
 import { summariseRun } from "../src/verdict.js";
 import { expectGolden } from "./helpers/golden.js";
@@ -83,5 +83,21 @@ describe("run reports", () => {
       exitCode: 7,
       failureReason: "verification-criteria-unmet",
     });
+  });
+
+  it("streams exactly the JSON.stringify text, a contract at a time", () => {
+    const sandbox = { mode: "auto", mechanism: "none", cgroup: "none", memoryMb: 64 } as const;
+    const integrity = { applies: false, reason: "push: no pull request base" } as const;
+    for (const [list, extras] of [
+      [outcomes, { sandbox }],
+      [outcomes.slice(0, 1), {}],
+      [outcomes, { sandbox, integrity }],
+      [[], { sandbox }],
+    ] as const) {
+      const s = summariseRun(list);
+      const chunks = [...runReportJsonChunks(s, list, extras)];
+      expect(chunks.join("")).toBe(`${JSON.stringify(runReportJson(s, list, extras), null, 2)}\n`);
+      if (list.length > 0) expect(chunks).toHaveLength(list.length + 2);
+    }
   });
 });

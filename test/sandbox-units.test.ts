@@ -43,6 +43,9 @@ describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines 
     const group = opened.host.create(7);
     const dir = join(parent, "check-7");
     expect(group.procs).toEqual([join(dir, "cgroup.procs")]);
+    // The host returns here after spawning each check inside its group: its own v2 group.
+    const own = /^0::(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"))?.[1] ?? "/";
+    expect(opened.host.home).toEqual([join(base, own, "cgroup.procs")]);
     expect(readFileSync(join(dir, "memory.max"), "utf8")).toBe(String(64 * 1024 * 1024));
     expect(readFileSync(join(dir, "pids.max"), "utf8")).toBe("32");
     expect(group.limitsHit()).toEqual([]);

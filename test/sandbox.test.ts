@@ -10,6 +10,7 @@ import {
   copyFileSync,
   existsSync,
   readFileSync,
+  realpathSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -90,6 +91,34 @@ describe("caps", () => {
       // Still usable afterwards: the bomb took nothing with it.
       const after = await sandbox.run(bash(root, "echo fine"));
       expect(after).toMatchObject({ kind: "exited", exitCode: 0, stdout: "fine\n" });
+    } finally {
+      sandbox.close();
+    }
+  }, 60_000);
+  it("each check is born in its own groups; the host returns to its own between spawns", async () => {
+    const root = tempDir();
+    const sandbox = await openSandbox(options(root));
+    try {
+      const groups = async () => {
+        const out = await sandbox.run(bash(root, "grep -E ':(memory|pids):' /proc/self/cgroup"));
+        expect(out).toMatchObject({ kind: "exited", exitCode: 0 });
+        return out.stdout
+          .trim()
+          .split("\n")
+          .map((l) => l.split(":")[2]);
+      };
+      const first = await groups();
+      const second = await groups();
+      for (const path of [...first, ...second])
+        expect(path).toMatch(/\/contract-gate-[0-9a-f]+\/check-\d+$/);
+      expect(new Set(first.map((p) => p?.split("/").pop())).size).toBe(1);
+      expect(first[0]?.split("/").pop()).not.toBe(second[0]?.split("/").pop());
+      // The host itself (its argv holds this run's config, hence the tree's path) is back home.
+      const hostGroups = processesWith(realpathSync(root)).map((pid) =>
+        readFileSync(`/proc/${pid}/cgroup`, "utf8"),
+      );
+      expect(hostGroups.length).toBeGreaterThan(0);
+      for (const text of hostGroups) expect(text).not.toContain("/check-");
     } finally {
       sandbox.close();
     }

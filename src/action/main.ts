@@ -15,7 +15,7 @@ import { annotationsFor } from "../report/annotations.js";
 import { checkRunTitle, commentMarker } from "../report/github-text.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { plain } from "../report/paint.js";
-import { runReportJson } from "../report/run-json.js";
+import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { type CommandPolicy, type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
@@ -253,10 +253,6 @@ export async function runAction({
   io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
 
   // The JSON report, for later steps.
-  const json = runReportJson(summary, outcomes, {
-    sandbox: sandbox.info,
-    ...(integrity && { integrity }),
-  });
   const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");
   const reportPath = join(
     reportDir,
@@ -265,7 +261,13 @@ export async function runAction({
   try {
     await mkdir(reportDir, { recursive: true });
     // Exactly schema/run-report.schema.json (no extra keys): removed contracts are in the summaries.
-    await writeFileAtomic(reportPath, `${JSON.stringify(json, null, 2)}\n`);
+    await writeFileAtomic(
+      reportPath,
+      runReportJsonChunks(summary, outcomes, {
+        sandbox: sandbox.info,
+        ...(integrity && { integrity }),
+      }),
+    );
   } catch (e) {
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }

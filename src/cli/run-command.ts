@@ -7,7 +7,7 @@ import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
-import { runReportJson } from "../report/run-json.js";
+import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
@@ -133,11 +133,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   const conclusion = gateConclusion(result.summary.conclusion, integrity);
   if (values.json) {
-    const json = runReportJson(result.summary, result.contracts, {
-      sandbox: sandbox.info,
-      ...(integrity && { integrity }),
-    });
-    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }) };
+    for (const chunk of runReportJsonChunks(result.summary, result.contracts, extras)) {
+      io.stdout(chunk);
+      await io.stdoutDrain?.();
+    }
   } else if (values.markdown) {
     io.stdout(
       renderMarkdown({ ...result.summary, conclusion }, result.contracts, {

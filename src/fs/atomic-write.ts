@@ -8,7 +8,11 @@ import { basename, dirname, join } from "node:path";
  * An existing file keeps its permissions. (write-file-atomic does the same but
  * relies on `__filename`, which an ESM bundle does not define.)
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  // An iterable of strings is written piece by piece (a large report, streamed).
+  data: string | Uint8Array | Iterable<string>,
+): Promise<void> {
   const tmp = join(
     dirname(path),
     `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
@@ -19,7 +23,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   );
   const handle = await open(tmp, "wx", mode ?? 0o666);
   try {
-    await handle.writeFile(data);
+    if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+    // Each writeFile continues from the handle's current position.
+    else for (const chunk of data) await handle.writeFile(chunk);
     await handle.sync();
     await handle.close();
     if (mode !== undefined) await chmod(tmp, mode);

@@ -86,39 +86,84 @@ export type RunReportJson = z.infer<typeof RunReportSchema>;
 export function runReportJson(
   summary: RunSummary,
   contracts: readonly ContractOutcome[],
-  extras: { sandbox?: SandboxInfo; integrity?: IntegrityReport } = {},
+  extras: ReportExtras = {},
 ): RunReportJson {
-  const { sandbox, integrity } = extras;
+  return { ...reportHead(summary, extras), contracts: contracts.map(contractJson) };
+}
+
+/** What a report carries besides the engine's outcomes. */
+export interface ReportExtras {
+  sandbox?: SandboxInfo;
+  integrity?: IntegrityReport;
+}
+
+/**
+ * The report as `JSON.stringify(report, null, 2)` would print it, a contract
+ * at a time: at 30,000 criteria one string (and one mapped copy of every
+ * outcome) would be tens of megabytes held at once, at the run's peak.
+ */
+export function* runReportJsonChunks(
+  summary: RunSummary,
+  contracts: readonly ContractOutcome[],
+  extras: ReportExtras = {},
+): Generator<string> {
+  const head = JSON.stringify({ ...reportHead(summary, extras), contracts: [] }, null, 2);
+  // `contracts` is the last key: the head ends `"contracts": []\n}`.
+  if (contracts.length === 0) {
+    yield `${head}\n`;
+    return;
+  }
+  yield head.slice(0, -"]\n}".length);
+  for (const [i, c] of contracts.entries()) {
+    // Two levels deep (report, then `contracts`): JSON strings hold no raw newlines.
+    const body = JSON.stringify(contractJson(c), null, 2).replaceAll("\n", "\n    ");
+    yield `${i === 0 ? "" : ","}\n    ${body}`;
+  }
+  yield "\n  ]\n}\n";
+}
+
+/**
+ * Everything but `contracts`, which stays the last key so the report can be
+ * streamed. With `integrity`, the conclusion is the gate's: unacknowledged
+ * blocking contract changes fail it.
+ */
+function reportHead(
+  summary: RunSummary,
+  { sandbox, integrity }: ReportExtras,
+): Omit<RunReportJson, "contracts"> {
   return {
     schemaVersion: 1,
     conclusion: gateConclusion(summary.conclusion, integrity),
     ...(sandbox && { sandbox }),
     counts: summary.counts,
-    contracts: contracts.map((c) => ({
-      path: c.path,
-      kind: c.kind,
-      verdict: c.verdict,
-      problems: c.problems,
-      criteria: c.criteria.map((k) => ({
-        id: k.id,
-        title: k.title,
-        group: k.group ?? null,
-        status: k.status,
-        blocking: k.blocking,
-        reason: k.reason,
-        location: k.location,
-        checks: k.checks.map((r) => ({
-          type: r.type,
-          result: r.result,
-          failureReason: r.failureReason ?? null,
-          reason: r.reason,
-          detail: r.detail ?? null,
-          durationMs: Math.round(r.durationMs),
-          ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
-        })),
+    ...(integrity ? { integrity: integrityJson(integrity) } : {}),
+  };
+}
+
+function contractJson(c: ContractOutcome): RunReportJson["contracts"][number] {
+  return {
+    path: c.path,
+    kind: c.kind,
+    verdict: c.verdict,
+    problems: c.problems,
+    criteria: c.criteria.map((k) => ({
+      id: k.id,
+      title: k.title,
+      group: k.group ?? null,
+      status: k.status,
+      blocking: k.blocking,
+      reason: k.reason,
+      location: k.location,
+      checks: k.checks.map((r) => ({
+        type: r.type,
+        result: r.result,
+        failureReason: r.failureReason ?? null,
+        reason: r.reason,
+        detail: r.detail ?? null,
+        durationMs: Math.round(r.durationMs),
+        ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
       })),
     })),
-    ...(integrity ? { integrity: integrityJson(integrity) } : {}),
   };
 }
 

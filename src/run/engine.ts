@@ -57,6 +57,9 @@ export interface EngineResult {
   contracts: ContractOutcome[];
 }
 
+/** Contracts in flight per process slot (see runContracts). */
+const CONTRACTS_IN_FLIGHT_PER_SLOT = 8;
+
 const COMMAND_TYPES = new Set<Check["type"]>(["command-exit", "oracle"]);
 
 /**
@@ -84,7 +87,14 @@ export async function runContracts(
   };
   const progress = new ProgressTracker(contracts, opts.onProgress);
   try {
-    const outcomes = await Promise.all(contracts.map((c) => runContract(c, ctx, opts, progress)));
+    // Contracts start a bounded number at a time: with every one of 1,000
+    // contracts started at once, 30,000 checks sat waiting for a process slot,
+    // each holding its pending frames. Enough run together to keep every
+    // process slot busy.
+    const contractSlots = pLimit(CONTRACTS_IN_FLIGHT_PER_SLOT * Math.max(1, opts.maxParallel));
+    const outcomes = await Promise.all(
+      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress))),
+    );
     return { summary: summariseRun(outcomes), contracts: outcomes };
   } finally {
     await files.close();
@@ -110,11 +120,16 @@ async function runContract(
   const results = new Map<Criterion, CheckOutcome[]>();
   const runCriterion = async (criterion: Criterion) => {
     const outcomes: CheckOutcome[] = [];
+    const label = `${contract.path}#${criterion.id}`;
+    // Running means holding a process slot, not waiting for one: at 30,000
+    // checks nearly all wait, and listing them on every event was quadratic.
+    const checkCtx: ExecutionContext = {
+      ...ctx,
+      processSlot: (fn) => ctx.processSlot(() => progress.running(label, fn)),
+    };
     for (const [index, check] of criterion.checks.entries()) {
-      const label = `${contract.path}#${criterion.id}`;
-      progress.start(label);
-      const result = await runCheck(check, criterion, index, ctx, opts, citations);
-      progress.finish(label);
+      const result = await runCheck(check, criterion, index, checkCtx, opts, citations);
+      progress.finish();
       outcomes.push({ type: check.type, ...result });
     }
     results.set(criterion, outcomes);
@@ -236,7 +251,8 @@ async function loadCitations(contract: Contract, root: string): Promise<Citation
 
 class ProgressTracker {
   private done = 0;
-  private readonly running = new Set<string>();
+  /** Labels holding a process slot now, with how many of their checks do. */
+  private readonly now = new Map<string, number>();
   readonly total: number;
   constructor(
     contracts: readonly Contract[],
@@ -246,16 +262,23 @@ class ProgressTracker {
       .filter((c) => refusal(c) === undefined)
       .reduce((n, c) => n + c.criteria.reduce((m, k) => m + k.checks.length, 0), 0);
   }
-  start(label: string) {
-    this.running.add(label);
+  /** Runs `fn` (a check's process) with `label` listed as running. */
+  async running<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    this.now.set(label, (this.now.get(label) ?? 0) + 1);
     this.emit();
+    try {
+      return await fn();
+    } finally {
+      const n = (this.now.get(label) ?? 1) - 1;
+      if (n > 0) this.now.set(label, n);
+      else this.now.delete(label);
+    }
   }
-  finish(label: string) {
-    this.running.delete(label);
+  finish() {
     this.done++;
     this.emit();
   }
   private emit() {
-    this.report?.({ done: this.done, total: this.total, running: [...this.running] });
+    this.report?.({ done: this.done, total: this.total, running: [...this.now.keys()] });
   }
 }

@@ -13,7 +13,7 @@ import { delimiter, posix } from "node:path";
 import { createInterface } from "node:readline";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
-import { layoutScript, q, stageScript } from "./host-mounts.js";
+import { layoutScript, stageScript } from "./host-mounts.js";
 import {
   type HostConfig,
   HostConfigSchema,
@@ -47,7 +47,7 @@ export function runSandboxHost(rawConfig: string): void {
     send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
     process.exit(1);
   }
-  const tools = { sh: which("sh"), setpriv: which("setpriv"), unshare: which("unshare") };
+  const tools = { setpriv: which("setpriv"), unshare: which("unshare") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
   /** Groups of running checks, and of ended ones whose removal found them busy. */
@@ -107,15 +107,12 @@ export function runSandboxHost(rawConfig: string): void {
       });
       return;
     }
-    // The check's first process joins its cgroup before anything else runs (a
-    // fork bomb cannot start outside it), then becomes an unshare whose child
-    // is PID 1 of a new namespace and execs the command through setpriv.
-    const join = (group?.procs ?? []).map((p) => `echo 0 > ${q(p)}`).join(" && ");
+    // The check is born inside its cgroup: the host (single-threaded, and
+    // spawn forks and waits for the exec synchronously) moves itself into the
+    // group, spawns, and moves back. A fork bomb cannot start outside it, and
+    // no shell runs per check just to join. The first process is an unshare
+    // whose child is PID 1 of a new namespace and execs the command through setpriv.
     const argv = [
-      "-c",
-      `${join ? `${join} || { echo '${SELF}: cannot join the check cgroup' >&2; exit 125; }; ` : ""}exec "$@"`,
-      "sh",
-      tools.unshare,
       "--pid",
       "--fork",
       "--mount-proc",
@@ -140,14 +137,20 @@ export function runSandboxHost(rawConfig: string): void {
     try {
       // detached: a session of its own. Process groups cross PID namespaces, so
       // in ours a check's `kill 0` would reach the host and the gate.
-      child = spawn(tools.sh, argv, {
-        cwd: "/",
-        env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      child = bornIn(group, cgroups, () =>
+        spawn(tools.unshare, argv, {
+          cwd: "/",
+          env,
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      );
     } catch (e) {
       if (group?.remove()) leftovers.delete(group);
+      if (e instanceof JoinError) {
+        send({ ev: "exit", id, code: null, signal: null, limits: [], boundaryError: e.message });
+        return;
+      }
       send({
         ev: "spawn-error",
         id,
@@ -209,6 +212,45 @@ export function runSandboxHost(rawConfig: string): void {
 
 const SELF = "contract-gate-sandbox";
 
+/** The host could not enter a check's cgroup: the check does not run. */
+class JoinError extends Error {}
+
+/**
+ * Runs `spawn` with the host inside the check's cgroup(s), so the child is
+ * created there. Joining fails closed: nothing is spawned. Returning home can
+ * only fail if the host's own group vanished; the next spawn joins its own
+ * group first anyway, so every check is still born where it belongs.
+ * (While the host is inside, its threads count against the group's pids cap:
+ * the caps are far above a Node process's dozen threads.)
+ */
+function bornIn<T>(
+  group: CheckGroup | undefined,
+  cgroups: CgroupHost | undefined,
+  spawnIt: () => T,
+): T {
+  if (!group || !cgroups) return spawnIt();
+  const goHome = () => {
+    for (const procs of cgroups.home) {
+      try {
+        writeFileSync(procs, "0");
+      } catch (e) {
+        process.stderr.write(`${SELF}: cannot return to ${procs}: ${(e as Error).message}\n`);
+      }
+    }
+  };
+  try {
+    for (const procs of group.procs) writeFileSync(procs, "0");
+  } catch (e) {
+    goHome();
+    throw new JoinError(`cannot join the check's cgroup: ${(e as Error).message}`);
+  }
+  try {
+    return spawnIt();
+  } finally {
+    goHome();
+  }
+}
+
 /**
  * When checks run as root (the gate does), the fresh /proc is theirs to
  * write: a capability-less root still owns /proc/sys (kernel.core_pattern
@@ -226,8 +268,8 @@ exec "$@"`,
 ];
 
 /**
- * Whether the layers before the command failed. Each of them (the cgroup
- * join, unshare, setpriv) reports on stderr under its own name and exits 1,
+ * Whether the layers before the command failed. Each of them (unshare, the
+ * /proc guard, setpriv) reports on stderr under its own name and exits 1,
  * 125, 126 or 127 before the command runs, so its message is the first thing
  * on stderr. A command that imitates this only turns its own check into an
  * execution error; a boundary failure can never read as the command's exit.
