@@ -107,7 +107,7 @@ describe("contract-gate validate", () => {
     }
     const r = await runCli(["validate", "--jsn"], DEMO);
     expect(r.stderr).toMatch(
-      /^contract-gate: Unknown option '--jsn'\n {2}hint: run 'contract-gate validate --help'\n$/,
+      /^contract-gate: Unknown option '--jsn' \(did you mean '--json'\?\)\n {2}hint: run 'contract-gate validate --help'\n$/,
     );
   });
 

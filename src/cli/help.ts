@@ -8,9 +8,10 @@ Commands:
   status [PATH...]          show each contract's criteria and recorded state (never runs or writes anything)
   refresh-hash CONTRACT     record the current phase-N-plan.md hash in a plan contract
 
-Run 'contract-gate <command> --help' for a command's options.
+Run 'contract-gate help <command>' (or '<command> --help') for a command's options
+and exit codes. 'contract-gate --version' prints the version.
 Exit codes: 0 ok, 1 a contract has errors or something blocks, 2 usage or configuration error,
-130 interrupted (run).
+128+n ended by a signal (run: 130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 `;
 
 const DISCOVERY = `  PATH                      contract files or directories (default: the repository root)
@@ -24,28 +25,38 @@ const DISCOVERY = `  PATH                      contract files or directories (de
   --json                    print a machine-readable report (schemaVersion 1)
   -h, --help                show this help`;
 
+const USAGE_EXIT =
+  "  2  usage or configuration error (unknown option, bad value, missing path, git failure)";
+
 export const COMMAND_HELP: Record<string, string> = {
   validate: `Usage: contract-gate validate [options] [PATH...]
 
 Parse every contract, apply the format's rules and compare plan contracts with
 their phase-N-plan.md. Prints 'path:line:col: error|warning CODE message'.
-Exit 0 when there are no errors, 1 when any contract has an error
-(or, with --base, a contract change blocks).
 
 Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
                             edited REQUEST or weakened check blocks (see README, Contract integrity)
+
+Exit codes:
+  0  no contract has an error (warnings allowed)
+  1  a contract has an error, or (with --base) a contract change blocks
+${USAGE_EXIT}
 `,
   status: `Usage: contract-gate status [options] [PATH...]
 
 Show per contract its kind, validity and drift, and per criterion what the file
 records (recorded MET / recorded NOT-MET / pending / abandoned / manual).
-Never executes a check and never writes a file. Exit 0 unless the command line is wrong.
+Never executes a check and never writes a file.
 
 Options:
 ${DISCOVERY}
+
+Exit codes:
+  0  the states were shown (invalid or drifted contracts included)
+${USAGE_EXIT}
 `,
   run: `Usage: contract-gate run [options] [PATH...]
 
@@ -53,7 +64,6 @@ Re-run every check of every contract, itself, and decide each criterion:
 met, unmet, evidence-missing, error (could not run), abandoned, manual, or
 not-run (the contract is invalid, drifted or aborted). Recorded evidence is
 never trusted. Commands run without credentials in their environment.
-Exit 0 when nothing blocks (or no contracts), 1 when anything blocks.
 
 Options:
 ${DISCOVERY}
@@ -74,6 +84,13 @@ ${DISCOVERY}
                             available (root or sudo -n), else unsandboxed with a warning;
                             required: no sandbox, no command runs; off: never sandbox
   --check-memory-mb N       memory cap of each sandboxed check (default 4096)
+
+Exit codes:
+  0  nothing blocks (or no contracts)
+  1  something blocks: a criterion unmet, errored or abandoned, a contract invalid,
+     drifted or aborted, or (with --base) a contract change
+${USAGE_EXIT}
+  130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (128 + n): every check was killed
 `,
   "refresh-hash": `Usage: contract-gate refresh-hash [options] CONTRACT
 
@@ -84,5 +101,12 @@ Review the plan change first: refreshing the hash declares the contract current.
 Options:
   --root DIR                repository root (default: the git top-level of the current directory)
   -h, --help                show this help
+
+Exit codes:
+  0  the hash was rewritten, or already matched the plan
+  1  no plan pairs with the contract, the plan cannot be read, or the contract's
+     source_plan_hash cannot be rewritten (not UTF-8 or JSON, missing, duplicated, not a string)
+  2  usage error: not exactly one CONTRACT, outside the root, not a .json plan contract,
+     or the contract does not exist or cannot be read
 `,
 };

@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
 import { toRepoPath, UsageError } from "../discover.js";
 import { kindOf } from "../formats/kinds.js";
 import { phaseFiles } from "../formats/plan-contract/file-name.js";
@@ -23,10 +22,11 @@ import {
   renderStatusText,
   statusJson,
 } from "../report/status.js";
+import { didYouMean, parseCommandArgs } from "./args.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { runCommand } from "./run-command.js";
-import { findRoot, loadAll, parseOrUsage } from "./shared.js";
+import { findRoot, loadAll } from "./shared.js";
 
 const DISCOVERY_OPTIONS = {
   root: { type: "string" },
@@ -38,10 +38,11 @@ const DISCOVERY_OPTIONS = {
 /** Run one CLI invocation; returns the exit code. Never throws for bad input. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+  if (command === undefined || command === "-h" || command === "--help") {
     io.stdout(MAIN_HELP);
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (command === "help") return helpCommand(rest, io);
   if (command === "--version" || command === "-V") {
     io.stdout("contract-gate 0.1.0\n");
     return EXIT.ok;
@@ -58,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       default:
         return usage(
           io,
-          `unknown command '${command}'`,
+          `unknown command '${command}'${didYouMean(command, COMMANDS)}`,
           "run 'contract-gate --help' for the commands",
         );
     }
@@ -71,6 +72,27 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
+const COMMANDS = Object.keys(COMMAND_HELP);
+
+/** `help` alone is the general help; `help <command>` is that command's `--help`. */
+function helpCommand(args: readonly string[], io: CliIO): number {
+  const [topic, ...extra] = args;
+  if (topic === undefined) {
+    io.stdout(MAIN_HELP);
+    return EXIT.ok;
+  }
+  const text = COMMAND_HELP[topic];
+  if (text === undefined || extra.length > 0) {
+    const message =
+      text === undefined
+        ? `no help for '${topic}': not a command${didYouMean(topic, COMMANDS)}`
+        : "help takes one command";
+    return usage(io, message, `the commands: ${COMMANDS.join(", ")}`);
+  }
+  io.stdout(text);
+  return EXIT.ok;
+}
+
 function usage(io: CliIO, message: string, hint: string): number {
   io.stderr(`contract-gate: ${message}\n  hint: ${hint}\n`);
   return EXIT.usage;
@@ -81,9 +103,7 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     command === "validate"
       ? { ...DISCOVERY_OPTIONS, base: { type: "string" as const } }
       : DISCOVERY_OPTIONS;
-  const { values, positionals } = parseOrUsage(() =>
-    parseArgs({ args, options, allowPositionals: true, strict: true }),
-  );
+  const { values, positionals } = parseCommandArgs(args, options);
   if (values.help) {
     io.stdout(COMMAND_HELP[command]!);
     return EXIT.ok;
@@ -134,14 +154,10 @@ export function validateJson(contracts: readonly Contract[]) {
 }
 
 async function refreshHashCommand(args: string[], io: CliIO) {
-  const { values, positionals } = parseOrUsage(() =>
-    parseArgs({
-      args,
-      options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const { values, positionals } = parseCommandArgs(args, {
+    root: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     io.stdout(COMMAND_HELP["refresh-hash"]!);
     return EXIT.ok;
@@ -154,20 +170,23 @@ async function refreshHashCommand(args: string[], io: CliIO) {
   if (rel === undefined)
     throw new UsageError(`${positionals[0]} is outside the repository root ${root}`);
   if (kindOf(rel) !== "plan-contract") throw new UsageError(`${rel} is not a .json plan contract`);
+  // Every message names the path looked at, absolute, and the root it is relative to.
+  const lookedAt = (path: string) => `looked at ${join(root, path)}; repository root ${root}`;
   const contract = await loadContract(root, rel, "plan-contract");
   // No digest: the loader could not (or would not, through a symlink) read the contract.
-  if (contract.digest === undefined) throw new UsageError(contract.problems[0]!.message);
+  if (contract.digest === undefined)
+    throw new UsageError(`${contract.problems[0]!.message} (${lookedAt(rel)})`);
   const header = contract.header as PlanHeader;
   if (header.planPath === undefined) {
     io.stderr(
-      `contract-gate: ${rel}: no plan pairs with it (plans pair by file name: phase-<name>-contract.json with phase-<name>-plan.md)\n`,
+      `contract-gate: ${rel}: no plan pairs with it (plans pair by file name: phase-<name>-contract.json with phase-<name>-plan.md in the same directory; ${lookedAt(rel)})\n`,
     );
     return EXIT.failed;
   }
   const plan = readRepoFile(root, header.planPath, Number.MAX_SAFE_INTEGER);
   if (plan.kind !== "file") {
-    const why = unreadProblem(header.planPath, header.sourcePlanHashLocation, "plan", plan);
-    io.stderr(`contract-gate: ${why.message}; nothing to hash\n`);
+    const why = unreadProblem(header.planPath, header.sourcePlanHashLocation, "plan", plan, rel);
+    io.stderr(`contract-gate: ${why.message}; nothing to hash (${lookedAt(header.planPath)})\n`);
     return EXIT.failed;
   }
   const current = readRepoFile(root, rel, MAX_CONTRACT_BYTES);

@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
 import { UsageError } from "../discover.js";
 import { cliIntegrity } from "../integrity/cli-base.js";
 import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
@@ -19,9 +18,10 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { writeResults } from "../write-back/write-results.js";
+import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
-import { findRoot, loadAll, parseOrUsage } from "./shared.js";
+import { findRoot, loadAll } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -44,33 +44,61 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`--${name} '${raw}' is not a positive integer`);
-  return Number(raw);
-}
+/** The options whose value is a number: a negative one is read as a value, then refused. */
+const NUMERIC = [
+  "max-parallel",
+  "timeout-seconds",
+  "regex-timeout-ms",
+  "markdown-budget",
+  "check-memory-mb",
+];
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseOrUsage(() =>
-    parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }),
-  );
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, NUMERIC);
   if (values.help) {
     io.stdout(COMMAND_HELP.run!);
     return EXIT.ok;
   }
   if (values.json && values.markdown) throw new UsageError("--json and --markdown are exclusive");
-  const maxParallel = positiveInt("max-parallel", values["max-parallel"], availableParallelism());
-  const timeoutSeconds = positiveInt("timeout-seconds", values["timeout-seconds"], 120);
-  const regexTimeoutMs = positiveInt("regex-timeout-ms", values["regex-timeout-ms"], 10_000);
-  const budget = positiveInt("markdown-budget", values["markdown-budget"], DEFAULT_MARKDOWN_BUDGET);
+  const maxParallel = positiveInt(
+    "max-parallel",
+    values["max-parallel"],
+    availableParallelism(),
+    "processes",
+    1024,
+  );
+  // Upper bounds keep `* 1000` and the timers within what setTimeout takes (2^31 - 1 ms).
+  const timeoutSeconds = positiveInt(
+    "timeout-seconds",
+    values["timeout-seconds"],
+    120,
+    "seconds",
+    2_000_000,
+  );
+  const regexTimeoutMs = positiveInt(
+    "regex-timeout-ms",
+    values["regex-timeout-ms"],
+    10_000,
+    "milliseconds",
+  );
+  const budget = positiveInt(
+    "markdown-budget",
+    values["markdown-budget"],
+    DEFAULT_MARKDOWN_BUDGET,
+    "characters",
+  );
   const memoryMb = positiveInt(
     "check-memory-mb",
     values["check-memory-mb"],
     DEFAULT_CHECK_MEMORY_MB,
+    "MiB",
+    1024 * 1024,
   );
   const mode = values.sandbox ?? "auto";
   if (!(SANDBOX_MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--sandbox '${mode}' is not one of ${SANDBOX_MODES.join(", ")}`);
+    throw new UsageError(
+      `--sandbox '${mode}' is not one of ${SANDBOX_MODES.join(", ")}${didYouMean(mode, SANDBOX_MODES)}`,
+    );
   }
 
   const root = await findRoot(io.cwd, values.root);

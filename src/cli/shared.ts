@@ -1,19 +1,9 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
-import { discoverContracts, UsageError } from "../discover.js";
+import { discoverContracts } from "../discover.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
-
-/** Run an argv parser, turning its complaints into usage errors (exit 2). */
-export function parseOrUsage<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    // node:util messages are already specific ("Unknown option '--jsn'"); drop the trailing advice.
-    throw new UsageError((e as Error).message.split(". To specify")[0] ?? "bad arguments");
-  }
-}
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
 export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {

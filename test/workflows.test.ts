@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { asWorkflow, workflowErrors, yamlSnippets } from "./helpers/workflow-lint.js";
+
+const WORKFLOW_DIR = ".github/workflows";
+const workflowFiles = readdirSync(WORKFLOW_DIR)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .map((f) => join(WORKFLOW_DIR, f));
+const docFiles = [
+  "README.md",
+  ...readdirSync("docs")
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => join("docs", f)),
+];
+const snippets = docFiles.flatMap((f) => yamlSnippets(f, readFileSync(f, "utf8")));
+
+describe("workflows GitHub would accept (@actions/workflow-parser)", () => {
+  it("finds the workflows and the README's snippets", () => {
+    expect(workflowFiles).toContain(join(WORKFLOW_DIR, "release.yml"));
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(workflowFiles)("%s parses without errors", async (file) => {
+    expect(await workflowErrors(file, readFileSync(file, "utf8"))).toEqual([]);
+  });
+
+  it.each(snippets.map((s) => [s.where, s.text]))(
+    "%s parses without errors",
+    async (where, text) => {
+      const workflow = asWorkflow(text);
+      expect(workflow, `${where}: neither a workflow nor a list of steps`).toBeDefined();
+      expect(await workflowErrors(where, workflow!)).toEqual([]);
+    },
+  );
+});
+
+describe("the check catches what GitHub rejects (positive controls)", () => {
+  const good =
+    "on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n";
+
+  it("accepts a minimal workflow", async () => {
+    expect(await workflowErrors("good.yml", good)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "an unknown step key",
+      good.replace("- run: echo hi", "- run: echo hi\n        iff: always()"),
+      "Unexpected value 'iff'",
+    ],
+    ["an unknown event", good.replace("on: push", "on: pushh"), "Unexpected value 'pushh'"],
+    [
+      "an unclosed expression",
+      good.replace("echo hi", "echo ${{ github.sha"),
+      "The expression is not closed",
+    ],
+    [
+      "a need of a missing job",
+      good.replace("runs-on:", "needs: nope\n    runs-on:"),
+      "at least one job with no dependencies",
+    ],
+  ])("rejects %s", async (_what, broken, message) => {
+    const errors = await workflowErrors("broken.yml", broken);
+    expect(errors.join("\n")).toContain(message);
+  });
+
+  it("rejects a broken README-style steps fragment", async () => {
+    const fragment =
+      "# stage 1\n      - uses: actions/upload-artifact@v4\n        if: always()\n        whith: { name: x }\n";
+    const [snippet] = yamlSnippets("X.md", `text\n\n\`\`\`yaml\n${fragment}\`\`\`\n`);
+    expect(snippet!.where).toBe("X.md:3");
+    expect((await workflowErrors(snippet!.where, asWorkflow(snippet!.text)!)).join()).toContain(
+      "whith",
+    );
+    expect(await workflowErrors("ok", asWorkflow(fragment.replace("whith", "with"))!)).toEqual([]);
+  });
+
+  it("refuses a yaml block that is neither a workflow nor steps", () => {
+    expect(asWorkflow("name: x\nruns:\n  using: node20\n")).toBeUndefined();
+  });
+});
