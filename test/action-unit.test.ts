@@ -181,10 +181,20 @@ describe("resolveTarget / isUntrusted", () => {
     });
   });
 
-  it("workflow_run needs pr-number", () => {
+  it("workflow_run needs pr-number and the triggering run's facts", () => {
     const r = { ...RUNNER, eventName: "workflow_run" };
-    expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(/set the pr-number input/);
-    expect(resolveTarget(r, {}, { prNumber: 3 })).toMatchObject({ number: 3, privileged: true });
+    const p = examplePayload("workflow_run", "completed");
+    expect(() => resolveTarget(r, p, { prNumber: undefined })).toThrow(/set the pr-number input/);
+    expect(resolveTarget(r, p, { prNumber: 3 })).toMatchObject({
+      number: 3,
+      privileged: true,
+      triggeringRun: {
+        headSha: p.workflow_run.head_sha,
+        headRepo: p.workflow_run.head_repository.full_name,
+      },
+    });
+    // Without them nothing binds pr-number: refused.
+    expect(() => resolveTarget(r, {}, { prNumber: 3 })).toThrow(/cannot bind pr-number/);
   });
 
   it("push: the pushed sha; a branch deletion (all zeros) falls back to GITHUB_SHA", () => {

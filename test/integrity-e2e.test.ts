@@ -11,14 +11,11 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, type ExpectStatic, it } from "vitest";
-import { examplePayload } from "./github/payloads.js";
 import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
 import {
   type ActionResult,
   type GitRepo,
   makeRepo,
-  NAME,
-  OWNER,
   oracleContract,
   oraclePath,
   PR_NUMBER,
@@ -29,6 +26,7 @@ import {
   runAction,
   shallowClone,
   standInFor,
+  workflowRunPayload,
 } from "./helpers/action-harness.js";
 
 const CONTRACT = ".planning/phase-1-contract.json";
@@ -210,7 +208,7 @@ describe("contract integrity through the bundled action", () => {
         gh,
         event: "workflow_run",
         token,
-        payload: examplePayload("workflow_run", "completed", { owner: OWNER, repo: NAME }),
+        payload: workflowRunPayload(repo, { fork: true }),
         inputs: { "pr-number": String(PR_NUMBER) },
       });
     };

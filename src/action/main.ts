@@ -24,6 +24,7 @@ import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
 import { selectChanged } from "./select.js";
+import { bindToTriggeringRun } from "./workflow-run.js";
 
 /** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
 export interface ActionIO {
@@ -31,6 +32,8 @@ export interface ActionIO {
   setOutput(name: string, value: string | number): void;
   setFailed(message: string): void;
   info(message: string): void;
+  /** A notice annotation; plain info where the runner has none. */
+  notice?(message: string): void;
   warning(message: string): void;
   /** An error annotation through workflow commands (the fork fallback). */
   errorAt(message: string, at: { file: string; line: number; title: string }): void;
@@ -106,6 +109,17 @@ export async function runAction({
         baseRepo: pr.baseRepo,
       };
       changedFilesCount = pr.changedFiles;
+      if (target.triggeringRun) {
+        const binding = bindToTriggeringRun(target.triggeringRun, pr);
+        if (binding.kind === "stand-down") {
+          (io.notice ?? io.info)(`contract-gate: ${binding.message}`);
+          return;
+        }
+        if (binding.kind === "mismatch") {
+          io.setFailed(`contract-gate: ${binding.message}`);
+          return;
+        }
+      }
     } catch (e) {
       io.setFailed(
         `contract-gate: cannot read pull request #${target.number}: ${(e as Error).message}`,

@@ -212,6 +212,7 @@ export async function standInFor(
     number: PR_NUMBER,
     headSha: repo.head,
     baseSha: repo.base,
+    headRef: "feature",
     headRepo: opts.fork ? FORK : REPO,
     files: repo.files,
   });
@@ -314,10 +315,48 @@ export function payloadFor(
       inputs: opts.prNumber ? { "pr-number": opts.prNumber } : {},
     });
   }
+  if (event === "workflow_run") return workflowRunPayload(repo, { fork: opts.fork ?? false });
   if (event === "push") {
     return examplePayload("push", undefined, { owner: OWNER, repo: NAME, sha: repo.head });
   }
   return examplePayload(event as "issues", "opened", { owner: OWNER, repo: NAME });
+}
+
+/**
+ * A `workflow_run` (completed) payload for the run that built this repo's PR
+ * head: what GitHub sends stage 2 of the fork setup. GitHub leaves
+ * `pull_requests` empty for a fork's PR; `patch` overrides any fact.
+ */
+export function workflowRunPayload(
+  repo: GitRepo,
+  opts: {
+    fork?: boolean;
+    headSha?: string;
+    headBranch?: string;
+    headRepo?: string;
+    pullNumbers?: number[];
+  } = {},
+): unknown {
+  // The example with a linked pull request: its shape is what GitHub sends.
+  const p = examplePayload("workflow_run", "completed", { owner: OWNER, repo: NAME });
+  const run = p.workflow_run as unknown as Record<string, unknown>;
+  const headRepo = opts.headRepo ?? (opts.fork ? FORK : REPO);
+  run.head_sha = opts.headSha ?? repo.head;
+  run.head_branch = opts.headBranch ?? "feature";
+  run.head_repository = {
+    ...(run.head_repository as object),
+    full_name: headRepo,
+    name: NAME,
+  };
+  const linked = opts.pullNumbers ?? (opts.fork ? [] : [PR_NUMBER]);
+  run.pull_requests = linked.map((number) => ({
+    url: `https://api.github.com/repos/${REPO}/pulls/${number}`,
+    id: 1000 + number,
+    number,
+    head: { ref: "feature", sha: repo.head, repo: { id: 1, url: "", name: NAME } },
+    base: { ref: "main", sha: repo.base, repo: { id: 1, url: "", name: NAME } },
+  }));
+  return p;
 }
 
 /** Run `node dist/index.js` like the runner runs a node24 action's `main`. */

@@ -1,0 +1,168 @@
+/**
+ * Fork pull requests through the README's two-stage setup, end to end:
+ * `dist/index.js` against the API stand-in with `workflow_run` payloads from
+ * @octokit/webhooks-examples. Each attack runs beside its positive control.
+ */
+import { describe, type ExpectStatic, it } from "vitest";
+import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
+import {
+  type ActionResult,
+  type Files,
+  FORK,
+  makeRepo,
+  PR_NUMBER,
+  planContract,
+  REPO,
+  runAction,
+  standInFor,
+  workflowRunPayload,
+} from "./helpers/action-harness.js";
+
+const BASE: Files = { "README.md": "# widgets\n", "src/greet.js": "export function greet() {}\n" };
+/** File checks only: what every policy runs. */
+const FILES_ONLY = planContract(1, [
+  {
+    id: "T1",
+    title: "Greeter",
+    verification: [
+      { type: "file-exists", path: "src/greet.js", must_contain: "export function greet" },
+    ],
+  },
+]);
+
+async function forkPr(head: Files = FILES_ONLY, fork = true) {
+  const repo = await makeRepo({ base: BASE, head });
+  const gh = await standInFor(repo, { fork });
+  return { repo, gh };
+}
+
+/** Stage 2: the repository's own workflow, with a write token, gating `prNumber`. */
+function stage2(
+  repo: Awaited<ReturnType<typeof forkPr>>["repo"],
+  gh: StandIn,
+  opts: { payload?: unknown; prNumber?: number; inputs?: Record<string, string> } = {},
+) {
+  return runAction({
+    repo,
+    gh,
+    event: "workflow_run",
+    token: ACTIONS_TOKEN,
+    payload: opts.payload ?? workflowRunPayload(repo, { fork: true }),
+    inputs: { "pr-number": String(opts.prNumber ?? PR_NUMBER), ...opts.inputs },
+  });
+}
+
+async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
+  try {
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseProblems).toEqual([]);
+  } finally {
+    await gh.close();
+  }
+}
+
+const writes = (gh: StandIn) => gh.requests.filter((r) => r.method !== "GET");
+const messages = (r: ActionResult, command: string) =>
+  r.commands.filter((c) => c.command === command).map((c) => c.data);
+
+describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 }, () => {
+  describe("stage 2 is bound to the run that triggered it", () => {
+    it("positive control: the run's head sha, head repository and an open PR: gated and posted", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr();
+      const r = await stage2(repo, gh);
+      expect(r.code, r.stdout).toBe(0);
+      expect(gh.repo(REPO).checkRuns).toMatchObject([
+        { headSha: repo.head, conclusion: "success" },
+      ]);
+      await finish(gh, expect);
+    });
+
+    it("an artifact naming another PR than the run's linked ones fails naming the number; nothing posted", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr(FILES_ONLY, false);
+      gh.addPull(REPO, { number: 8, headSha: repo.head, baseSha: repo.base, headRef: "feature" });
+      const linked = workflowRunPayload(repo, { pullNumbers: [PR_NUMBER] });
+      const r = await stage2(repo, gh, { payload: linked, prNumber: 8 });
+      expect(r.code).toBe(1);
+      expect(messages(r, "error").join("\n")).toContain(
+        "pr-number 8 is not among the pull requests of the triggering run (#7)",
+      );
+      expect(writes(gh)).toEqual([]);
+      // Control: the linked number itself is gated.
+      const ok = await stage2(repo, gh, { payload: linked });
+      expect(ok.code, ok.stdout).toBe(0);
+      expect(gh.repo(REPO).checkRuns).toHaveLength(1);
+      await finish(gh, expect);
+    });
+
+    it("a fork's artifact naming a PR from another branch (head sha and branch differ) fails naming both", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr();
+      gh.addPull(REPO, {
+        number: 8,
+        headSha: repo.base,
+        baseSha: repo.base,
+        headRef: "other",
+        headRepo: FORK,
+      });
+      const r = await stage2(repo, gh, { prNumber: 8 });
+      expect(r.code).toBe(1);
+      const error = messages(r, "error").join("\n");
+      expect(error).toContain(
+        `The head of pull request #8 (other at ${repo.base}) is not what the triggering run built (feature at ${repo.head})`,
+      );
+      expect(writes(gh)).toEqual([]);
+      await finish(gh, expect);
+    });
+
+    it("another head repository fails naming both; a deleted fork too", async ({ expect }) => {
+      const { repo, gh } = await forkPr();
+      const other = workflowRunPayload(repo, { fork: true, headRepo: "someone-else/widgets" });
+      const r = await stage2(repo, gh, { payload: other });
+      expect(r.code).toBe(1);
+      expect(messages(r, "error").join("\n")).toContain(
+        `The head repository of pull request #7 (${FORK}) is not the triggering run's (someone-else/widgets)`,
+      );
+      gh.repo(REPO).pulls.get(PR_NUMBER)!.head.repo = null;
+      const deleted = await stage2(repo, gh);
+      expect(deleted.code).toBe(1);
+      expect(messages(deleted, "error").join("\n")).toContain("(deleted)");
+      expect(writes(gh)).toEqual([]);
+      await finish(gh, expect);
+    });
+
+    it("a closed PR is refused; reopened (control), it is gated", async ({ expect }) => {
+      const { repo, gh } = await forkPr();
+      const pull = gh.repo(REPO).pulls.get(PR_NUMBER)!;
+      pull.state = "closed";
+      const r = await stage2(repo, gh);
+      expect(r.code).toBe(1);
+      expect(messages(r, "error").join("\n")).toContain("pull request #7 is closed, not open");
+      expect(writes(gh)).toEqual([]);
+      pull.state = "open";
+      const ok = await stage2(repo, gh);
+      expect(ok.code, ok.stdout).toBe(0);
+      expect(gh.repo(REPO).checkRuns).toHaveLength(1);
+      await finish(gh, expect);
+    });
+
+    it("the author pushed again (same branch, new head): stands down with a notice, posts nothing, passes", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr();
+      const older = workflowRunPayload(repo, { fork: true, headSha: repo.base });
+      const r = await stage2(repo, gh, { payload: older });
+      expect(r.code, r.stdout).toBe(0);
+      expect(messages(r, "notice").join("\n")).toContain(
+        `The head of pull request #7 moved on (${repo.head}) since the triggering run built ${repo.base}`,
+      );
+      expect(writes(gh)).toEqual([]);
+      expect(r.outputs).toEqual({});
+      await finish(gh, expect);
+    });
+  });
+});
