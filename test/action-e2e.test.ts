@@ -636,7 +636,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       await finish(gh, expect);
     });
 
-    it("fork, untrusted-commands: skip: commands reported manual, not run; success", async ({
+    it("fork, untrusted-commands: skip: commands reported not-run, not run; neutral, never success", async ({
       expect,
     }) => {
       const { repo, gh } = await pr(SENTINELS, { fork: true });
@@ -649,13 +649,16 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       });
       expect(ran(repo.dir)).toEqual({ oracle: false, command: false });
       expect(statuses(r)).toEqual({
-        [`${oraclePath("sentinel")}#1`]: "manual",
+        [`${oraclePath("sentinel")}#1`]: "not-run",
         ".planning/phase-1-contract.json#T1.1": "met",
-        ".planning/phase-1-contract.json#T1.2": "manual",
+        ".planning/phase-1-contract.json#T1.2": "not-run",
       });
       expect(r.code, r.stdout).toBe(0);
-      expect(r.outputs.conclusion).toBe("success");
-      expect(checkRuns(gh)[0]!.conclusion).toBe("success");
+      expect(r.outputs.conclusion).toBe("neutral");
+      expect(checkRuns(gh)[0]!.conclusion).toBe("neutral");
+      expect(checkRuns(gh)[0]!.output.title).toBe(
+        "1 of 3 criteria met — 2 commands from a fork not run",
+      );
       await finish(gh, expect);
     });
 

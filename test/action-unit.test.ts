@@ -469,6 +469,16 @@ describe("checkRunTitle / commentMarker", () => {
       },
     }) as RunSummary;
 
+  it("a neutral run with fork commands not run says how many; it never reads as green", () => {
+    const neutral = summary("neutral", { criteria: 3, met: 1, "not-run": 2 });
+    expect(checkRunTitle(neutral, { invalid: 0, drifted: 0, skippedCommands: 2 })).toBe(
+      "1 of 3 criteria met — 2 commands from a fork not run",
+    );
+    expect(checkRunTitle(neutral, { invalid: 0, drifted: 0, skippedCommands: 1 })).toContain(
+      "1 command from a fork not run",
+    );
+  });
+
   it("names what blocks, or that nothing does", () => {
     expect(checkRunTitle(summary("neutral", { contracts: 0 }))).toBe("No contracts in scope");
     expect(

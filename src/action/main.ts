@@ -20,6 +20,7 @@ import { renderTerminal } from "../report/terminal.js";
 import { type CommandPolicy, type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { openSandbox } from "../sandbox/index.js";
+import { skippedCommands } from "../verdict.js";
 import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.js";
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
@@ -280,6 +281,7 @@ export async function runAction({
     checkRunTitle(summary, {
       invalid: outcomes.filter((c) => c.verdict === "invalid").length,
       drifted: outcomes.filter((c) => c.verdict === "drifted").length,
+      skippedCommands: skippedCommands(outcomes),
     }),
     integrity,
   );

@@ -138,19 +138,8 @@ async function runContract(
 
   const criteria: CriterionOutcome[] = contract.criteria.map((k) => {
     const checks = results.get(k) ?? [];
-    // An abandonment blocks under every policy: skipping its check must not demote it to manual.
-    const skipped =
-      opts.commands === "skip" &&
-      k.abandon === undefined &&
-      k.checks.length > 0 &&
-      k.checks.every((c) => COMMAND_TYPES.has(c.type));
-    const decided = skipped
-      ? {
-          status: "manual" as const,
-          blocking: opts.requireOracles,
-          reason: "not run: commands from an untrusted fork (untrusted-commands: skip)",
-        }
-      : decideCriterion(k, checks, opts);
+    const decided =
+      opts.commands === "skip" ? decideSkipped(k, checks, opts) : decideCriterion(k, checks, opts);
     return { ...criterionBase(k), ...decided, checks };
   });
   return {
@@ -159,6 +148,37 @@ async function runContract(
     verdict: contractVerdict(criteria),
     problems: sortProblems([...contract.problems, ...extraProblems]),
     criteria,
+  };
+}
+
+/**
+ * Under `untrusted-commands: skip`, a criterion with a command is `not-run`
+ * (never met: its contract is at best neutral) unless what did run already
+ * blocks it. An abandonment blocks under every policy.
+ */
+function decideSkipped(
+  k: Criterion,
+  checks: readonly CheckOutcome[],
+  opts: EngineOptions,
+): ReturnType<typeof decideCriterion> {
+  const commands = k.checks.filter((c) => COMMAND_TYPES.has(c.type)).length;
+  if (k.abandon !== undefined || commands === 0) return decideCriterion(k, checks, opts);
+  // The checks that ran (file checks, citations), decided on their own.
+  const ran = k.checks.flatMap((c, i) => (COMMAND_TYPES.has(c.type) ? [] : [{ c, r: checks[i] }]));
+  if (ran.length > 0) {
+    // A missing result is a check that did not run: decideCriterion blocks on it.
+    const own = decideCriterion(
+      { ...k, checks: ran.map((x) => x.c) },
+      ran.flatMap((x) => (x.r ? [x.r] : [])),
+      opts,
+    );
+    if (own.blocking) return own;
+  }
+  return {
+    status: "not-run",
+    // Oracles required: a criterion no command decided blocks, as a manual one does.
+    blocking: opts.requireOracles,
+    reason: `not run: ${commands === 1 ? "a command" : `${commands} commands`} from an untrusted fork (untrusted-commands: skip)${opts.requireOracles ? ", and oracles are required (require-oracles)" : ""}`,
   };
 }
 
