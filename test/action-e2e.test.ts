@@ -616,11 +616,17 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       await finish(gh, expect);
     });
 
-    it("fork, default untrusted-commands (block): commands not run, error and blocking; file checks run", async ({
+    it("fork, untrusted-commands: block: commands not run, error and blocking; file checks run", async ({
       expect,
     }) => {
       const { repo, gh } = await pr(SENTINELS, { fork: true });
-      const r = await runAction({ repo, gh, event: "pull_request_target", fork: true });
+      const r = await runAction({
+        repo,
+        gh,
+        event: "pull_request_target",
+        fork: true,
+        inputs: { "untrusted-commands": "block" },
+      });
       expect(ran(repo.dir)).toEqual({ oracle: false, command: false });
       expect(statuses(r)).toEqual({
         [`${oraclePath("sentinel")}#1`]: "error",
@@ -679,7 +685,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     });
   });
 
-  it("6. workflow_dispatch for a fork's PR is privileged too: commands blocked by default", async ({
+  it("6. workflow_dispatch for a fork's PR is privileged too: without a sandbox the default blocks commands", async ({
     expect,
   }) => {
     const { repo, gh } = await pr(
@@ -694,7 +700,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       repo,
       gh,
       event: "workflow_dispatch",
-      inputs: { "pr-number": "7" },
+      inputs: { "pr-number": "7", sandbox: "off" },
     });
     expect(existsSync(join(repo.dir, "ORACLE-RAN"))).toBe(false);
     expect(statuses(r)).toEqual({ [`${oraclePath("sentinel")}#1`]: "error" });

@@ -53,7 +53,7 @@ describe("parseInputs", () => {
       checkName: INPUT_DEFAULTS["check-name"],
       comment: "always",
       failOnBlocking: true,
-      untrustedCommands: "block",
+      untrustedCommands: "sandbox",
       requireOracles: false,
       timeoutSeconds: 120,
       workingDirectory: "/ws",
@@ -85,7 +85,7 @@ describe("parseInputs", () => {
       "Input 'scope' is 'bogus'. Allowed values: changed, all.",
       "Input 'comment' is 'sometimes'. Allowed values: always, on-failure, never.",
       "Input 'fail-on-blocking' is 'yes'. Allowed values: true, false.",
-      "Input 'untrusted-commands' is 'maybe'. Allowed values: block, skip, run.",
+      "Input 'untrusted-commands' is 'maybe'. Allowed values: sandbox, block, skip, run.",
       "Input 'max-parallel' is '0'. Expected a whole number from 1 to 256.",
       "Input 'timeout-seconds' is '1.5'. Expected a whole number from 1 to 21600.",
     ]);

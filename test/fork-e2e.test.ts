@@ -3,6 +3,8 @@
  * `dist/index.js` against the API stand-in with `workflow_run` payloads from
  * @octokit/webhooks-examples. Each attack runs beside its positive control.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, type ExpectStatic, it } from "vitest";
 import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
 import {
@@ -10,6 +12,8 @@ import {
   type Files,
   FORK,
   makeRepo,
+  oracleContract,
+  oraclePath,
   PR_NUMBER,
   planContract,
   REPO,
@@ -64,6 +68,31 @@ async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
 const writes = (gh: StandIn) => gh.requests.filter((r) => r.method !== "GET");
 const messages = (r: ActionResult, command: string) =>
   r.commands.filter((c) => c.command === command).map((c) => c.data);
+
+const ORACLE = oraclePath("feature");
+/** A fork's oracle: it leaves a sentinel, and passes only when src/feature.js exists. */
+const oracles = (withFeature: boolean): Files => ({
+  [ORACLE]: oracleContract("feature", [
+    {
+      title: "feature exists",
+      check: "touch RAN; test -f src/feature.js && echo OK",
+      expect: "OK",
+    },
+  ]),
+  ...(withFeature ? { "src/feature.js": "export const feature = 1;\n" } : {}),
+});
+
+interface Report {
+  conclusion: string;
+  sandbox: { mechanism: string };
+  contracts: Array<{
+    path: string;
+    verdict: string;
+    criteria: Array<{ id: string; status: string }>;
+  }>;
+}
+const report = (r: ActionResult) => JSON.parse(readFileSync(r.outputs.report!, "utf8")) as Report;
+const status = (r: ActionResult) => report(r).contracts[0]!.criteria[0]!.status;
 
 describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 }, () => {
   describe("stage 2 is bound to the run that triggered it", () => {
@@ -163,6 +192,68 @@ describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 },
       expect(writes(gh)).toEqual([]);
       expect(r.outputs).toEqual({});
       await finish(gh, expect);
+    });
+  });
+
+  describe("a fork's commands in stage 2: sandboxed, blocked or skipped, never falsely green", () => {
+    it("failing oracles are red under sandbox (the default), and under block", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr(oracles(false));
+      const sandboxed = await stage2(repo, gh);
+      expect(existsSync(join(repo.dir, "RAN"))).toBe(true);
+      expect(report(sandboxed).sandbox.mechanism).not.toBe("none");
+      expect(status(sandboxed)).toBe("unmet");
+      expect(sandboxed.code).toBe(1);
+      const blocked = await stage2(repo, gh, { inputs: { "untrusted-commands": "block" } });
+      expect(status(blocked)).toBe("error");
+      expect(blocked.code).toBe(1);
+      expect(gh.repo(REPO).checkRuns.map((c) => c.conclusion)).toEqual(["failure", "failure"]);
+      await finish(gh, expect);
+    });
+
+    it("skip is neutral, never success, even when the fork's oracles fail; the title says so", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr(oracles(false));
+      const r = await stage2(repo, gh, { inputs: { "untrusted-commands": "skip" } });
+      expect(existsSync(join(repo.dir, "RAN"))).toBe(false);
+      expect(status(r)).toBe("not-run");
+      expect(report(r).contracts[0]!.verdict).toBe("neutral");
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.outputs.conclusion).toBe("neutral");
+      expect(gh.repo(REPO).checkRuns).toMatchObject([
+        {
+          conclusion: "neutral",
+          output: { title: "0 of 1 criteria met — 1 command from a fork not run" },
+        },
+      ]);
+      await finish(gh, expect);
+    });
+
+    it("green only when the commands really pass inside the sandbox; without a boundary, sandbox blocks", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr(oracles(true));
+      const green = await stage2(repo, gh);
+      expect(report(green).sandbox.mechanism).not.toBe("none");
+      expect(existsSync(join(repo.dir, "RAN"))).toBe(true);
+      expect(status(green)).toBe("met");
+      expect(green.code, green.stdout).toBe(0);
+      expect(gh.repo(REPO).checkRuns[0]!.conclusion).toBe("success");
+
+      // Control: the same passing oracle with the sandbox off is not run, and blocks.
+      const { repo: repo2, gh: gh2 } = await forkPr(oracles(true));
+      const off = await stage2(repo2, gh2, { inputs: { sandbox: "off" } });
+      expect(existsSync(join(repo2.dir, "RAN"))).toBe(false);
+      expect(status(off)).toBe("error");
+      expect(off.code).toBe(1);
+      expect(messages(off, "warning").join("\n")).toContain(
+        "untrusted-commands: sandbox behaves as block",
+      );
+      expect(gh2.repo(REPO).checkRuns[0]!.conclusion).toBe("failure");
+      await finish(gh, expect);
+      await finish(gh2, expect);
     });
   });
 });

@@ -17,7 +17,7 @@ import { renderMarkdown } from "../report/markdown.js";
 import { plain } from "../report/paint.js";
 import { runReportJson } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import { type CommandPolicy, type EngineResult, runContracts } from "../run/engine.js";
+import { type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { openSandbox } from "../sandbox/index.js";
 import { skippedCommands } from "../verdict.js";
@@ -25,6 +25,7 @@ import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
 import { selectChanged } from "./select.js";
+import { commandPolicy, untrustedWarning } from "./trust.js";
 import { bindToTriggeringRun } from "./workflow-run.js";
 
 /** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
@@ -184,15 +185,6 @@ export async function runAction({
   const contracts = await Promise.all(paths.map((p) => loadContract(root, p)));
 
   const untrusted = isUntrusted(target);
-  const commands: CommandPolicy = untrusted ? settings.untrustedCommands : "run";
-  if (untrusted) {
-    io.warning(
-      `PR code comes from another repository and this job holds a privileged token (${target.event}): ` +
-        (commands === "run"
-          ? "command checks and oracles WILL run (untrusted-commands: run)."
-          : `command checks and oracles are not run (untrusted-commands: ${commands}); file checks and evidence still are.`),
-    );
-  }
 
   // A fork's token under plain pull_request is read-only (unless a private repository sends
   // write tokens to fork PRs): try, and on 403 use the fallback without a second warning.
@@ -231,6 +223,8 @@ export async function runAction({
   const sandboxText = describeSandbox(sandbox.info);
   io.info(sandboxText.line);
   if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+  const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+  if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
 
   let lastProgress = Date.now();
   let result: EngineResult;
@@ -244,6 +238,10 @@ export async function runAction({
       env: credentialFreeEnv(env),
       runProcess: sandbox.run,
       commands,
+      ...(settings.untrustedCommands === "sandbox" &&
+        commands === "block" && {
+          commandsSetting: "untrusted-commands: sandbox, and no sandbox boundary is active",
+        }),
       onProgress: (p) => {
         if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
         lastProgress = Date.now();

@@ -42,6 +42,8 @@ export interface EngineOptions {
   runProcess?: ProcessRunner;
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
+  /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
+  commandsSetting?: string;
   onProgress?: (p: Progress) => void;
 }
 
@@ -194,7 +196,7 @@ async function runCheck(
     return {
       result: "partial",
       failureReason: "verification-execution-error",
-      reason: `not run: commands from an untrusted fork (untrusted-commands: ${opts.commands})`,
+      reason: `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
       durationMs: 0,
     };
   }
