@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, type ExpectStatic, it } from "vitest";
-import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
+import { commentMarker } from "../src/report/github-text.js";
+import { ACTIONS_LOGIN, ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
 import {
   type ActionResult,
   type Files,
@@ -255,5 +256,28 @@ describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 },
       await finish(gh, expect);
       await finish(gh2, expect);
     });
+  });
+
+  it("a bot comment quoting the marker mid-body is left alone; the gate's own comment starts with it and is updated in place", async ({
+    expect,
+  }) => {
+    const { repo, gh } = await forkPr();
+    const marker = commentMarker("Contract Gate");
+    const quoting = gh.addComment(REPO, PR_NUMBER, {
+      body: `Description of this PR:\n> ${marker}\n> ✅ all good`,
+      user: ACTIONS_LOGIN,
+    });
+    const first = await stage2(repo, gh);
+    expect(first.code, first.stdout).toBe(0);
+    const after = gh.repo(REPO).comments;
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({ id: quoting.id, body: quoting.body });
+    expect(after[1]!.body.startsWith(`${marker}\n`)).toBe(true);
+    // Control: the next run finds its own comment and edits it, still leaving the quote alone.
+    const second = await stage2(repo, gh);
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.repo(REPO).comments.map((c) => c.id)).toEqual([quoting.id, after[1]!.id]);
+    expect(gh.repo(REPO).comments[0]!.body).toBe(quoting.body);
+    await finish(gh, expect);
   });
 });
