@@ -259,6 +259,7 @@ describe("selectChanged", () => {
         ".claude/tasks/contracts/a.md",
       ],
       removed: [],
+      notFiles: [],
     });
   });
 
@@ -295,7 +296,26 @@ describe("selectChanged", () => {
     expect(r).toEqual({
       selected: [".claude/tasks/contracts/a.md"],
       removed: [".claude/tasks/contracts/c.md"],
+      notFiles: [],
     });
+  });
+
+  it("lists a changed contract that is not a regular file at head (a submodule) as notFiles", () => {
+    const r = selectChanged(
+      discovered.filter((p) => p !== ".claude/tasks/contracts/b.md"),
+      [f(".claude/tasks/contracts/b.md", "changed"), f(".claude/tasks/contracts/a.md")],
+      globs,
+      "",
+    );
+    expect(r).toEqual({
+      selected: [".claude/tasks/contracts/a.md"],
+      removed: [],
+      notFiles: [".claude/tasks/contracts/b.md"],
+    });
+    // Control: still a file (discovered), it is selected and nothing is listed.
+    expect(
+      selectChanged(discovered, [f(".claude/tasks/contracts/b.md", "changed")], globs, "").notFiles,
+    ).toEqual([]);
   });
 });
 

@@ -280,4 +280,55 @@ describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 },
     expect(gh.repo(REPO).comments[0]!.body).toBe(quoting.body);
     await finish(gh, expect);
   });
+
+  it("a failing contract replaced by a submodule is listed and blocks as a deleted contract; a PR leaving it alone passes", async ({
+    expect,
+  }) => {
+    const failing = {
+      [ORACLE]: oracleContract("feature", [{ title: "fails", check: "echo no", expect: "yes" }]),
+    };
+    const base = await makeRepo({
+      base: { ...BASE, ...failing },
+      head: { "README.md": "# edited\n" },
+    });
+    // Control: the PR does not touch the contract: out of scope, nothing listed.
+    const gh0 = await standInFor(base, { fork: true });
+    const control = await stage2(base, gh0);
+    expect(control.code, control.stdout).toBe(0);
+    expect(control.summary).not.toContain("no longer regular files");
+    await finish(gh0, expect);
+
+    // The attack: the contract becomes a gitlink (a submodule) in the PR.
+    await base.git("rm", "-q", ORACLE);
+    await base.git("update-index", "--add", "--cacheinfo", `160000,${base.base},${ORACLE}`);
+    await base.git("commit", "-q", "-m", "contract becomes a submodule");
+    const head = await base.git("rev-parse", "HEAD");
+    const repo = {
+      ...base,
+      head,
+      files: [
+        { filename: "README.md", status: "modified" as const },
+        { filename: ORACLE, status: "changed" as const },
+      ],
+    };
+    await repo.checkout(head);
+    const gh = await standInFor(repo, { fork: true });
+    const r = await stage2(repo, gh);
+    expect(r.code).toBe(1);
+    expect(r.summary).toContain("### Contracts that are no longer regular files");
+    expect(r.summary).toContain(ORACLE);
+    const findings = (
+      JSON.parse(readFileSync(r.outputs.report!, "utf8")) as {
+        integrity: { findings: Array<{ code: string; message: string }> };
+      }
+    ).integrity.findings;
+    expect(findings).toMatchObject([
+      {
+        code: "contract-removed",
+        message: expect.stringContaining("is not a regular file at head"),
+      },
+    ]);
+    expect(gh.repo(REPO).checkRuns[0]!.conclusion).toBe("failure");
+    await finish(gh, expect);
+  });
 });

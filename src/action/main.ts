@@ -144,6 +144,7 @@ export async function runAction({
   const prefix = repoPrefix(runner.workspace ?? root, root);
   let paths: string[];
   let removed: string[] = [];
+  let notFiles: string[] = [];
   let integrity: IntegrityReport;
   try {
     const discovered = await discoverContracts({ root, globs: settings.contracts });
@@ -152,15 +153,19 @@ export async function runAction({
         ? await changedFiles(api, target, changedFilesCount, root, io)
         : [];
     if (target.kind === "pull-request" && settings.scope === "changed") {
-      ({ selected: paths, removed } = selectChanged(
-        discovered,
-        changed,
-        settings.contracts,
-        prefix,
-      ));
+      ({
+        selected: paths,
+        removed,
+        notFiles,
+      } = selectChanged(discovered, changed, settings.contracts, prefix));
       io.info(
         `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
       );
+      if (notFiles.length > 0) {
+        io.warning(
+          `contract-gate: no longer regular files at head, so nothing of them runs: ${notFiles.join(", ")}.`,
+        );
+      }
     } else {
       paths = discovered;
       io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
@@ -300,6 +305,7 @@ export async function runAction({
             part: "summary",
             title: settings.checkName,
             removed,
+            notFiles,
             sandbox: sandboxText,
             preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
           }),
@@ -324,6 +330,7 @@ export async function runAction({
             budget: COMMENT_BUDGET,
             title: settings.checkName,
             removed,
+            notFiles,
             sandbox: sandboxText,
             preamble: integrityMarkdown(integrity, COMMENT_BUDGET / 3),
             footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
@@ -363,6 +370,7 @@ export async function runAction({
         budget: SUMMARY_BUDGET,
         title: settings.checkName,
         removed,
+        notFiles,
         sandbox: sandboxText,
         preamble: integrityMarkdown(integrity, SUMMARY_BUDGET / 3),
       }),
