@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { describe, type ExpectStatic, it } from "vitest";
+import { describe, it } from "vitest";
 import type { Annotation } from "../src/github/types.js";
 import {
   ACTIONS_LOGIN,
@@ -19,6 +19,7 @@ import {
 import {
   type ActionResult,
   type Files,
+  finish,
   lineOf,
   makeRepo,
   oracleContract,
@@ -84,16 +85,6 @@ async function pr(
   const run = (o: Partial<RunOptions> = {}) =>
     runAction({ repo, gh, event: "pull_request", ...(opts.fork ? { fork: true } : {}), ...o });
   return { repo, gh, run };
-}
-
-/** Assert the stand-in saw only valid requests, then close it. */
-async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
-  try {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-  } finally {
-    await gh.close();
-  }
 }
 
 function checkRuns(gh: StandIn) {

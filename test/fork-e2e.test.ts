@@ -5,13 +5,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, type ExpectStatic, it } from "vitest";
+import { describe, it } from "vitest";
 import { commentMarker } from "../src/report/github-text.js";
 import { ACTIONS_LOGIN, ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
 import {
   type ActionResult,
   type Files,
   FORK,
+  finish,
   makeRepo,
   oracleContract,
   oraclePath,
@@ -55,15 +56,6 @@ function stage2(
     payload: opts.payload ?? workflowRunPayload(repo, { fork: true }),
     inputs: { "pr-number": String(opts.prNumber ?? PR_NUMBER), ...opts.inputs },
   });
-}
-
-async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
-  try {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-  } finally {
-    await gh.close();
-  }
 }
 
 const writes = (gh: StandIn) => gh.requests.filter((r) => r.method !== "GET");

@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll } from "vitest";
+import { afterAll, type ExpectStatic } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { examplePayload } from "../github/payloads.js";
 import {
@@ -218,6 +218,16 @@ export async function standInFor(
   });
   if (repo.merge) gh.repo(REPO).commits.add(repo.merge);
   return gh;
+}
+
+/** Assert the stand-in saw only valid requests (and answered by its schema), then close it. */
+export async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
+  try {
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseProblems).toEqual([]);
+  } finally {
+    await gh.close();
+  }
 }
 
 /** A read-only installation token: what a fork's `pull_request` run gets. */
