@@ -444,6 +444,17 @@ describe("annotationsFor", () => {
     });
   });
 
+  it("a fork's command not run (neutral contract) is a notice; an aborted contract's criteria are not annotated", () => {
+    const a = annotationsFor([
+      contract("neutral", [
+        criterion("1", "not-run", 4, { blocking: false }),
+        criterion("2", "met", 6),
+      ]),
+      contract("aborted", [criterion("1", "not-run", 8, { blocking: false })]),
+    ]);
+    expect(a.map((x) => [x.annotation_level, x.start_line])).toEqual([["notice", 4]]);
+  });
+
   it("an invalid or drifted contract: its problems, not one annotation per not-run criterion", () => {
     for (const verdict of ["invalid", "drifted"] as const) {
       const a = annotationsFor([

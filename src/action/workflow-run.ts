@@ -73,7 +73,12 @@ export function bindToTriggeringRun(run: TriggeringRun, pr: PullRequestInfo): Bi
       message: `${n} is ${pr.state}, not open: a closed pull request is not gated. Nothing was posted.`,
     };
   }
-  if (run.headRepo === null || pr.headRepo === null || run.headRepo !== pr.headRepo) {
+  // GitHub's owner and repository names are case-insensitive.
+  if (
+    run.headRepo === null ||
+    pr.headRepo === null ||
+    run.headRepo.toLowerCase() !== pr.headRepo.toLowerCase()
+  ) {
     return {
       kind: "mismatch",
       message: `The head repository of ${n} (${pr.headRepo ?? "deleted"}) is not the triggering run's (${run.headRepo ?? "none"}): the artifact names a PR the run did not build. Nothing was posted.`,
