@@ -21,7 +21,15 @@ export const CRITERION_STATUSES: readonly CriterionStatus[] = [
   "met",
 ];
 
-export type ContractVerdict = "pass" | "fail" | "abandoned" | "invalid" | "drifted" | "aborted";
+/** `neutral`: nothing blocks, but commands the trust policy did not run leave it undecided. */
+export type ContractVerdict =
+  | "pass"
+  | "neutral"
+  | "fail"
+  | "abandoned"
+  | "invalid"
+  | "drifted"
+  | "aborted";
 export type Conclusion = "success" | "failure" | "neutral";
 
 export interface CheckOutcome extends CheckResult {
@@ -164,12 +172,31 @@ export function criterionBase(
 /**
  * Contract verdict from its criteria: `fail` when a criterion blocks for a
  * reason other than abandonment (that needs a dev loop), else `abandoned` when
- * any criterion is abandoned (that needs a human), else `pass`.
+ * any criterion is abandoned (that needs a human), else `neutral` when a
+ * command was not run (skipped is never green), else `pass`.
  */
 export function contractVerdict(criteria: readonly CriterionOutcome[]): ContractVerdict {
   if (criteria.some((c) => c.blocking && c.status !== "abandoned")) return "fail";
   if (criteria.some((c) => c.status === "abandoned")) return "abandoned";
+  if (criteria.some((c) => c.status === "not-run")) return "neutral";
   return "pass";
+}
+
+/**
+ * Commands the trust policy did not run (`untrusted-commands: skip`): the
+ * checks of not-run criteria in contracts that otherwise ran. Refused
+ * contracts (invalid, drifted, aborted) ran nothing for their own reasons.
+ */
+export function skippedCommands(contracts: readonly ContractOutcome[]): number {
+  let n = 0;
+  for (const c of contracts) {
+    if (c.verdict !== "neutral") continue;
+    for (const k of c.criteria) {
+      if (k.status !== "not-run") continue;
+      n += k.checks.filter((x) => x.type === "command-exit" || x.type === "oracle").length;
+    }
+  }
+  return n;
 }
 
 export type StatusCounts = Record<CriterionStatus, number>;
@@ -182,8 +209,9 @@ export interface RunSummary {
 /**
  * Overall conclusion: failure if anything blocks; neutral when nothing ran
  * (no contracts, or every one aborted: success needs something that ran and
- * was met); else success. An aborted contract beside others that ran leaves
- * their conclusion alone.
+ * was met) or when a contract is neutral (a command was not run); else
+ * success. An aborted contract beside others that ran leaves their
+ * conclusion alone.
  */
 export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary {
   const counts = Object.fromEntries(CRITERION_STATUSES.map((s) => [s, 0])) as StatusCounts;
@@ -203,7 +231,8 @@ export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary 
   const conclusion: Conclusion =
     blocking > 0 || contractBlocks
       ? "failure"
-      : contracts.every((c) => c.verdict === "aborted")
+      : contracts.every((c) => c.verdict === "aborted") ||
+          contracts.some((c) => c.verdict === "neutral")
         ? "neutral"
         : "success";
   return { conclusion, counts: { ...counts, criteria, blocking, contracts: contracts.length } };

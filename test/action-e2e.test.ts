@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { describe, type ExpectStatic, it } from "vitest";
+import { describe, it } from "vitest";
 import type { Annotation } from "../src/github/types.js";
 import {
   ACTIONS_LOGIN,
@@ -19,6 +19,7 @@ import {
 import {
   type ActionResult,
   type Files,
+  finish,
   lineOf,
   makeRepo,
   oracleContract,
@@ -84,16 +85,6 @@ async function pr(
   const run = (o: Partial<RunOptions> = {}) =>
     runAction({ repo, gh, event: "pull_request", ...(opts.fork ? { fork: true } : {}), ...o });
   return { repo, gh, run };
-}
-
-/** Assert the stand-in saw only valid requests, then close it. */
-async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
-  try {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-  } finally {
-    await gh.close();
-  }
 }
 
 function checkRuns(gh: StandIn) {
@@ -616,11 +607,17 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       await finish(gh, expect);
     });
 
-    it("fork, default untrusted-commands (block): commands not run, error and blocking; file checks run", async ({
+    it("fork, untrusted-commands: block: commands not run, error and blocking; file checks run", async ({
       expect,
     }) => {
       const { repo, gh } = await pr(SENTINELS, { fork: true });
-      const r = await runAction({ repo, gh, event: "pull_request_target", fork: true });
+      const r = await runAction({
+        repo,
+        gh,
+        event: "pull_request_target",
+        fork: true,
+        inputs: { "untrusted-commands": "block" },
+      });
       expect(ran(repo.dir)).toEqual({ oracle: false, command: false });
       expect(statuses(r)).toEqual({
         [`${oraclePath("sentinel")}#1`]: "error",
@@ -636,7 +633,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       await finish(gh, expect);
     });
 
-    it("fork, untrusted-commands: skip: commands reported manual, not run; success", async ({
+    it("fork, untrusted-commands: skip: commands reported not-run, not run; neutral, never success", async ({
       expect,
     }) => {
       const { repo, gh } = await pr(SENTINELS, { fork: true });
@@ -649,13 +646,16 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       });
       expect(ran(repo.dir)).toEqual({ oracle: false, command: false });
       expect(statuses(r)).toEqual({
-        [`${oraclePath("sentinel")}#1`]: "manual",
+        [`${oraclePath("sentinel")}#1`]: "not-run",
         ".planning/phase-1-contract.json#T1.1": "met",
-        ".planning/phase-1-contract.json#T1.2": "manual",
+        ".planning/phase-1-contract.json#T1.2": "not-run",
       });
       expect(r.code, r.stdout).toBe(0);
-      expect(r.outputs.conclusion).toBe("success");
-      expect(checkRuns(gh)[0]!.conclusion).toBe("success");
+      expect(r.outputs.conclusion).toBe("neutral");
+      expect(checkRuns(gh)[0]!.conclusion).toBe("neutral");
+      expect(checkRuns(gh)[0]!.output.title).toBe(
+        "1 of 3 criteria met — 2 commands from a fork not run",
+      );
       await finish(gh, expect);
     });
 
@@ -676,7 +676,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     });
   });
 
-  it("6. workflow_dispatch for a fork's PR is privileged too: commands blocked by default", async ({
+  it("6. workflow_dispatch for a fork's PR is privileged too: without a sandbox the default blocks commands", async ({
     expect,
   }) => {
     const { repo, gh } = await pr(
@@ -691,7 +691,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
       repo,
       gh,
       event: "workflow_dispatch",
-      inputs: { "pr-number": "7" },
+      inputs: { "pr-number": "7", sandbox: "off" },
     });
     expect(existsSync(join(repo.dir, "ORACLE-RAN"))).toBe(false);
     expect(statuses(r)).toEqual({ [`${oraclePath("sentinel")}#1`]: "error" });

@@ -53,7 +53,7 @@ describe("parseInputs", () => {
       checkName: INPUT_DEFAULTS["check-name"],
       comment: "always",
       failOnBlocking: true,
-      untrustedCommands: "block",
+      untrustedCommands: "sandbox",
       requireOracles: false,
       timeoutSeconds: 120,
       workingDirectory: "/ws",
@@ -85,7 +85,7 @@ describe("parseInputs", () => {
       "Input 'scope' is 'bogus'. Allowed values: changed, all.",
       "Input 'comment' is 'sometimes'. Allowed values: always, on-failure, never.",
       "Input 'fail-on-blocking' is 'yes'. Allowed values: true, false.",
-      "Input 'untrusted-commands' is 'maybe'. Allowed values: block, skip, run.",
+      "Input 'untrusted-commands' is 'maybe'. Allowed values: sandbox, block, skip, run.",
       "Input 'max-parallel' is '0'. Expected a whole number from 1 to 256.",
       "Input 'timeout-seconds' is '1.5'. Expected a whole number from 1 to 21600.",
     ]);
@@ -181,10 +181,20 @@ describe("resolveTarget / isUntrusted", () => {
     });
   });
 
-  it("workflow_run needs pr-number", () => {
+  it("workflow_run needs pr-number and the triggering run's facts", () => {
     const r = { ...RUNNER, eventName: "workflow_run" };
-    expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(/set the pr-number input/);
-    expect(resolveTarget(r, {}, { prNumber: 3 })).toMatchObject({ number: 3, privileged: true });
+    const p = examplePayload("workflow_run", "completed");
+    expect(() => resolveTarget(r, p, { prNumber: undefined })).toThrow(/set the pr-number input/);
+    expect(resolveTarget(r, p, { prNumber: 3 })).toMatchObject({
+      number: 3,
+      privileged: true,
+      triggeringRun: {
+        headSha: p.workflow_run.head_sha,
+        headRepo: p.workflow_run.head_repository.full_name,
+      },
+    });
+    // Without them nothing binds pr-number: refused.
+    expect(() => resolveTarget(r, {}, { prNumber: 3 })).toThrow(/cannot bind pr-number/);
   });
 
   it("push: the pushed sha; a branch deletion (all zeros) falls back to GITHUB_SHA", () => {
@@ -249,6 +259,7 @@ describe("selectChanged", () => {
         ".claude/tasks/contracts/a.md",
       ],
       removed: [],
+      notFiles: [],
     });
   });
 
@@ -285,7 +296,26 @@ describe("selectChanged", () => {
     expect(r).toEqual({
       selected: [".claude/tasks/contracts/a.md"],
       removed: [".claude/tasks/contracts/c.md"],
+      notFiles: [],
     });
+  });
+
+  it("lists a changed contract that is not a regular file at head (a submodule) as notFiles", () => {
+    const r = selectChanged(
+      discovered.filter((p) => p !== ".claude/tasks/contracts/b.md"),
+      [f(".claude/tasks/contracts/b.md", "changed"), f(".claude/tasks/contracts/a.md")],
+      globs,
+      "",
+    );
+    expect(r).toEqual({
+      selected: [".claude/tasks/contracts/a.md"],
+      removed: [],
+      notFiles: [".claude/tasks/contracts/b.md"],
+    });
+    // Control: still a file (discovered), it is selected and nothing is listed.
+    expect(
+      selectChanged(discovered, [f(".claude/tasks/contracts/b.md", "changed")], globs, "").notFiles,
+    ).toEqual([]);
   });
 });
 
@@ -414,6 +444,17 @@ describe("annotationsFor", () => {
     });
   });
 
+  it("a fork's command not run (neutral contract) is a notice; an aborted contract's criteria are not annotated", () => {
+    const a = annotationsFor([
+      contract("neutral", [
+        criterion("1", "not-run", 4, { blocking: false }),
+        criterion("2", "met", 6),
+      ]),
+      contract("aborted", [criterion("1", "not-run", 8, { blocking: false })]),
+    ]);
+    expect(a.map((x) => [x.annotation_level, x.start_line])).toEqual([["notice", 4]]);
+  });
+
   it("an invalid or drifted contract: its problems, not one annotation per not-run criterion", () => {
     for (const verdict of ["invalid", "drifted"] as const) {
       const a = annotationsFor([
@@ -458,6 +499,16 @@ describe("checkRunTitle / commentMarker", () => {
         ...counts,
       },
     }) as RunSummary;
+
+  it("a neutral run with fork commands not run says how many; it never reads as green", () => {
+    const neutral = summary("neutral", { criteria: 3, met: 1, "not-run": 2 });
+    expect(checkRunTitle(neutral, { invalid: 0, drifted: 0, skippedCommands: 2 })).toBe(
+      "1 of 3 criteria met — 2 commands from a fork not run",
+    );
+    expect(checkRunTitle(neutral, { invalid: 0, drifted: 0, skippedCommands: 1 })).toContain(
+      "1 command from a fork not run",
+    );
+  });
 
   it("names what blocks, or that nothing does", () => {
     expect(checkRunTitle(summary("neutral", { contracts: 0 }))).toBe("No contracts in scope");

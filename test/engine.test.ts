@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/load.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { type EngineOptions, type Progress, runContracts } from "../src/run/engine.js";
-import type { ContractOutcome } from "../src/verdict.js";
+import { type ContractOutcome, skippedCommands } from "../src/verdict.js";
 import { bashExit, oracleContract, planContract } from "./fixtures/run/contracts.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
@@ -198,20 +198,34 @@ describe("runContracts", () => {
       expect(summary.conclusion).toBe("failure");
     });
 
-    it("skip: command checks are manual, non-blocking, never executed; file checks still run", async () => {
-      const { root, contracts } = await engine(files(), { commands: "skip" });
+    it("skip: command checks are not-run, never executed, never met (neutral at best); file checks still run", async () => {
+      const { root, contracts, summary } = await engine(files(), { commands: "skip" });
       expect(existsSync(join(root, "ORACLE-RAN"))).toBe(false);
       expect(existsSync(join(root, "COMMAND-RAN"))).toBe(false);
       for (const k of [find(contracts, `${C}/c.md`, "1"), find(contracts, PLAN, "T1.1")]) {
         expect(k).toMatchObject({
-          status: "manual",
+          status: "not-run",
           blocking: false,
-          reason: "not run: commands from an untrusted fork (untrusted-commands: skip)",
+          reason: "not run: a command from an untrusted fork (untrusted-commands: skip)",
         });
       }
       expect(find(contracts, PLAN, "T1.2").status).toBe("met");
       expect(find(contracts, PLAN, "T1.3").status).toBe("unmet");
-      expect(contracts.find((c) => c.path === `${C}/c.md`)!.verdict).toBe("pass");
+      expect(contracts.find((c) => c.path === `${C}/c.md`)!.verdict).toBe("neutral");
+      expect(skippedCommands(contracts)).toBe(1);
+      // The plan's unmet grep still blocks.
+      expect(summary.conclusion).toBe("failure");
+    });
+
+    it("skip: a run whose only undecided criteria are skipped commands is neutral, never success", async () => {
+      const only = { [`${C}/c.md`]: files()[`${C}/c.md`]! };
+      const skipped = await engine(only, { commands: "skip" });
+      expect(skipped.summary.conclusion).toBe("neutral");
+      expect(skippedCommands(skipped.contracts)).toBe(1);
+      // Control: the same contract with its command run is green.
+      const ran = await engine(only);
+      expect(ran.summary.conclusion).toBe("success");
+      expect(ran.contracts[0]!.verdict).toBe("pass");
     });
 
     it("skip: a skipped criterion blocks under requireOracles", async () => {
@@ -219,7 +233,10 @@ describe("runContracts", () => {
         commands: "skip",
         requireOracles: true,
       });
-      expect(find(contracts, `${C}/c.md`, "1")).toMatchObject({ status: "manual", blocking: true });
+      expect(find(contracts, `${C}/c.md`, "1")).toMatchObject({
+        status: "not-run",
+        blocking: true,
+      });
       expect(summary.conclusion).toBe("failure");
     });
 

@@ -508,6 +508,34 @@ describe("sticky comment", () => {
     expect(await api.findStickyComment(7, MARKER)).toMatchObject({ id: oldest.id });
   });
 
+  it("adopts only its own comment that starts with the marker: a bot comment quoting it mid-body is left alone", async () => {
+    const { api, gh } = await setup();
+    // Another workflow writing as the same bot, quoting a PR description that holds the marker.
+    const quoting = gh.addComment(REPO, 7, {
+      body: `> ${MARKER}\n> from the description`,
+      user: ACTIONS_LOGIN,
+    });
+    const inline = gh.addComment(REPO, 7, { body: `see ${MARKER}`, user: ACTIONS_LOGIN });
+    // Starts with the marker, but someone else wrote it.
+    const forged = gh.addComment(REPO, 7, { body: `${MARKER}\nforged`, user: "fork-owner" });
+    expect(await api.findStickyComment(7, MARKER)).toBeUndefined();
+    const result = await api.upsertStickyComment(req("## mine"));
+    expect(result).toMatchObject({ action: "created", deletedDuplicates: 0 });
+    const left = gh.repo(REPO).comments;
+    expect(left.slice(0, 3).map((c) => c.body)).toEqual([quoting.body, inline.body, forged.body]);
+    expect(left).toHaveLength(4);
+    expect(left[3]!.body.startsWith(MARKER)).toBe(true);
+    // Control: its own comment, marker first, is found and updated in place.
+    expect(await api.findStickyComment(7, MARKER)).toMatchObject({ id: left[3]!.id });
+    expect(await api.upsertStickyComment(req("## again"))).toMatchObject({ action: "updated" });
+    expect(gh.repo(REPO).comments).toHaveLength(4);
+    // The action's body already starts with the marker: it still opens the comment, once.
+    await api.upsertStickyComment(req(`${MARKER}\n## from the action`));
+    expect(gh.repo(REPO).comments[3]!.body).toBe(
+      `${MARKER}\n${shaMarker(HEAD)}\n## from the action`,
+    );
+  });
+
   it("reports deleted duplicates when the kept comment is already current", async () => {
     const { api, gh } = await setup();
     const body = `${MARKER}\n${shaMarker(HEAD)}\n## same`;

@@ -481,7 +481,7 @@ describe("a contract replaced by a symlink", () => {
     const r = await runCli(["validate", "--base", "main", "--json"], root);
     const [f] = JSON.parse(r.stdout).integrity.findings as JsonFinding[];
     expect(f).toMatchObject({ code: "contract-removed", blocking: true, path: ORACLE_PATH });
-    expect(f!.message).toContain("cannot be read as a contract at head");
+    expect(f!.message).toContain("is not a regular file at head");
     expect(r.code).toBe(1);
   });
 });

@@ -10,15 +10,13 @@
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, type ExpectStatic, it } from "vitest";
-import { examplePayload } from "./github/payloads.js";
+import { describe, it } from "vitest";
 import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
 import {
   type ActionResult,
+  finish,
   type GitRepo,
   makeRepo,
-  NAME,
-  OWNER,
   oracleContract,
   oraclePath,
   PR_NUMBER,
@@ -29,6 +27,7 @@ import {
   runAction,
   shallowClone,
   standInFor,
+  workflowRunPayload,
 } from "./helpers/action-harness.js";
 
 const CONTRACT = ".planning/phase-1-contract.json";
@@ -85,15 +84,6 @@ function lastRun(gh: StandIn) {
 
 function report(r: ActionResult) {
   return JSON.parse(readFileSync(r.outputs.report!, "utf8"));
-}
-
-async function finish(gh: StandIn, expect: ExpectStatic) {
-  try {
-    expect(gh.violations).toEqual([]);
-    expect(gh.responseProblems).toEqual([]);
-  } finally {
-    await gh.close();
-  }
 }
 
 describe("contract integrity through the bundled action", () => {
@@ -210,7 +200,7 @@ describe("contract integrity through the bundled action", () => {
         gh,
         event: "workflow_run",
         token,
-        payload: examplePayload("workflow_run", "completed", { owner: OWNER, repo: NAME }),
+        payload: workflowRunPayload(repo, { fork: true }),
         inputs: { "pr-number": String(PR_NUMBER) },
       });
     };

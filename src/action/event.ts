@@ -1,4 +1,5 @@
 import type { ActionSettings } from "./inputs.js";
+import { readTriggeringRun, type TriggeringRun } from "./workflow-run.js";
 
 /** The workflow run's facts the action needs, read once from the runner's environment. */
 export interface RunnerEnv {
@@ -45,6 +46,8 @@ export type Target =
       /** The job holds a write token and secrets (pull_request_target, workflow_dispatch). */
       privileged: boolean;
       event: string;
+      /** `workflow_run`: the run that triggered this one; pr-number must be the PR it built. */
+      triggeringRun?: TriggeringRun;
     }
   | { kind: "commit"; sha: string; event: string };
 
@@ -110,6 +113,9 @@ export function resolveTarget(
           number: settings.prNumber,
           privileged: true,
           event: runner.eventName,
+          ...(runner.eventName === "workflow_run" && {
+            triggeringRun: readTriggeringRun(payload),
+          }),
         };
       }
       if (runner.eventName === "workflow_run") {

@@ -3,6 +3,9 @@ import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { DEFAULT_CHECK_MEMORY_MB, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
 
+export const UNTRUSTED_COMMANDS = ["sandbox", "block", "skip", "run"] as const;
+export type UntrustedCommands = (typeof UNTRUSTED_COMMANDS)[number];
+
 /** Every input of action.yml, read and validated once before any work. */
 export interface ActionSettings {
   /** Token for the API; masked in logs, never passed to executed commands. */
@@ -19,8 +22,11 @@ export interface ActionSettings {
   comment: "always" | "on-failure" | "never";
   /** Fail the step when anything blocks, so the job's own status gates too. */
   failOnBlocking: boolean;
-  /** What happens to command checks and oracles when the code is untrusted. */
-  untrustedCommands: "block" | "skip" | "run";
+  /**
+   * What happens to command checks and oracles when the code is untrusted:
+   * `sandbox` runs them only inside an active sandbox boundary, else blocks.
+   */
+  untrustedCommands: UntrustedCommands;
   /** Manual (oracle-free) criteria block. */
   requireOracles: boolean;
   /** Concurrent check processes. */
@@ -42,7 +48,7 @@ export const INPUT_DEFAULTS = {
   "check-name": "Contract Gate",
   comment: "always",
   "fail-on-blocking": "true",
-  "untrusted-commands": "block",
+  "untrusted-commands": "sandbox",
   "require-oracles": "false",
   "timeout-seconds": "120",
   sandbox: "auto",
@@ -125,7 +131,7 @@ export function parseInputs(
     checkName,
     comment: oneOf("comment", ["always", "on-failure", "never"] as const),
     failOnBlocking: bool("fail-on-blocking"),
-    untrustedCommands: oneOf("untrusted-commands", ["block", "skip", "run"] as const),
+    untrustedCommands: oneOf("untrusted-commands", UNTRUSTED_COMMANDS),
     requireOracles: bool("require-oracles"),
     maxParallel: positive("max-parallel", availableParallelism(), 256),
     timeoutSeconds: positive("timeout-seconds", 120, 6 * 3600),

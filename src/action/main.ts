@@ -17,14 +17,17 @@ import { renderMarkdown } from "../report/markdown.js";
 import { plain } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import { type CommandPolicy, type EngineResult, runContracts } from "../run/engine.js";
+import { type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { openSandbox } from "../sandbox/index.js";
+import { skippedCommands } from "../verdict.js";
 import { isUntrusted, readRunnerEnv, resolveTarget, type Target } from "./event.js";
 import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "./git.js";
 import { type ActionSettings, parseInputs } from "./inputs.js";
 import { selectChanged } from "./select.js";
 import { checkRunNotCompleted } from "./stuck-check-run.js";
+import { commandPolicy, untrustedWarning } from "./trust.js";
+import { bindToTriggeringRun } from "./workflow-run.js";
 
 /** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
 export interface ActionIO {
@@ -32,6 +35,8 @@ export interface ActionIO {
   setOutput(name: string, value: string | number): void;
   setFailed(message: string): void;
   info(message: string): void;
+  /** A notice annotation; plain info where the runner has none. */
+  notice?(message: string): void;
   warning(message: string): void;
   /** An error annotation through workflow commands (the fork fallback). */
   errorAt(message: string, at: { file: string; line: number; title: string }): void;
@@ -107,6 +112,17 @@ export async function runAction({
         baseRepo: pr.baseRepo,
       };
       changedFilesCount = pr.changedFiles;
+      if (target.triggeringRun) {
+        const binding = bindToTriggeringRun(target.triggeringRun, pr);
+        if (binding.kind === "stand-down") {
+          (io.notice ?? io.info)(`contract-gate: ${binding.message}`);
+          return;
+        }
+        if (binding.kind === "mismatch") {
+          io.setFailed(`contract-gate: ${binding.message}`);
+          return;
+        }
+      }
     } catch (e) {
       io.setFailed(
         `contract-gate: cannot read pull request #${target.number}: ${(e as Error).message}`,
@@ -129,6 +145,7 @@ export async function runAction({
   const prefix = repoPrefix(runner.workspace ?? root, root);
   let paths: string[];
   let removed: string[] = [];
+  let notFiles: string[] = [];
   let integrity: IntegrityReport;
   try {
     const discovered = await discoverContracts({ root, globs: settings.contracts });
@@ -137,15 +154,19 @@ export async function runAction({
         ? await changedFiles(api, target, changedFilesCount, root, io)
         : [];
     if (target.kind === "pull-request" && settings.scope === "changed") {
-      ({ selected: paths, removed } = selectChanged(
-        discovered,
-        changed,
-        settings.contracts,
-        prefix,
-      ));
+      ({
+        selected: paths,
+        removed,
+        notFiles,
+      } = selectChanged(discovered, changed, settings.contracts, prefix));
       io.info(
         `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
       );
+      if (notFiles.length > 0) {
+        io.warning(
+          `contract-gate: no longer regular files at head, so nothing of them runs: ${notFiles.join(", ")}.`,
+        );
+      }
     } else {
       paths = discovered;
       io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
@@ -170,15 +191,6 @@ export async function runAction({
   const contracts = await Promise.all(paths.map((p) => loadContract(root, p)));
 
   const untrusted = isUntrusted(target);
-  const commands: CommandPolicy = untrusted ? settings.untrustedCommands : "run";
-  if (untrusted) {
-    io.warning(
-      `PR code comes from another repository and this job holds a privileged token (${target.event}): ` +
-        (commands === "run"
-          ? "command checks and oracles WILL run (untrusted-commands: run)."
-          : `command checks and oracles are not run (untrusted-commands: ${commands}); file checks and evidence still are.`),
-    );
-  }
 
   // A fork's token under plain pull_request is read-only (unless a private repository sends
   // write tokens to fork PRs): try, and on 403 use the fallback without a second warning.
@@ -224,6 +236,8 @@ export async function runAction({
   const sandboxText = describeSandbox(sandbox.info);
   io.info(sandboxText.line);
   if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+  const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+  if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
 
   let lastProgress = Date.now();
   let result: EngineResult;
@@ -237,6 +251,10 @@ export async function runAction({
       env: credentialFreeEnv(env),
       runProcess: sandbox.run,
       commands,
+      ...(settings.untrustedCommands === "sandbox" &&
+        commands === "block" && {
+          commandsSetting: "untrusted-commands: sandbox, and no sandbox boundary is active",
+        }),
       onProgress: (p) => {
         if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
         lastProgress = Date.now();
@@ -276,6 +294,7 @@ export async function runAction({
     checkRunTitle(summary, {
       invalid: outcomes.filter((c) => c.verdict === "invalid").length,
       drifted: outcomes.filter((c) => c.verdict === "drifted").length,
+      skippedCommands: skippedCommands(outcomes),
     }),
     integrity,
   );
@@ -297,6 +316,7 @@ export async function runAction({
             part: "summary",
             title: settings.checkName,
             removed,
+            notFiles,
             sandbox: sandboxText,
             preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
           }),
@@ -322,6 +342,7 @@ export async function runAction({
             budget: COMMENT_BUDGET,
             title: settings.checkName,
             removed,
+            notFiles,
             sandbox: sandboxText,
             preamble: integrityMarkdown(integrity, COMMENT_BUDGET / 3),
             footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
@@ -374,6 +395,7 @@ export async function runAction({
           budget: SUMMARY_BUDGET,
           title: settings.checkName,
           removed,
+          notFiles,
           sandbox: sandboxText,
           preamble: integrityMarkdown(integrity, SUMMARY_BUDGET / 3),
         }),

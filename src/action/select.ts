@@ -7,6 +7,10 @@ import { companionsOf } from "../run/changed.js";
  * `phase-N-plan.md` or its `phase-N-evidence.json` changed. Contracts the PR
  * deletes (or renames away) are listed as removed: nothing of them runs (their
  * deletion is an integrity finding, see src/integrity/).
+ * Contract paths the PR changes that are not regular files at head (a
+ * submodule, any other type change; a symlink is discovered and refused by
+ * the loader) are listed as `notFiles`: nothing of them runs, and the
+ * integrity rules treat them as deleted.
  * `changed` paths are relative to the repository root, contract paths to the
  * working directory `prefix` ("" when it is the root).
  */
@@ -15,7 +19,7 @@ export function selectChanged(
   changed: readonly ChangedFile[],
   globs: readonly string[],
   prefix: string,
-): { selected: string[]; removed: string[] } {
+): { selected: string[]; removed: string[]; notFiles: string[] } {
   const local = (p: string) =>
     prefix === "" ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined;
   const present = new Set<string>();
@@ -34,5 +38,7 @@ export function selectChanged(
     companionsOf(c).some((p, i) => present.has(p) || (i > 0 && gone.has(p))),
   );
   const removed = [...gone].filter((p) => isContract(p) && !present.has(p)).sort();
-  return { selected, removed };
+  const found = new Set(discovered);
+  const notFiles = [...present].filter((p) => isContract(p) && !found.has(p)).sort();
+  return { selected, removed, notFiles };
 }

@@ -65,12 +65,14 @@ export function recordedSha(body: string): string | undefined {
 }
 
 /**
- * The body as posted: `marker` (unless the body already contains it), the sha
- * marker, then the body, cut to GitHub's comment limit.
+ * The body as posted: `marker` first (once, even when the body starts with
+ * it), the sha marker, then the body, cut to GitHub's comment limit.
  */
 export function composeStickyBody(marker: string, headSha: string, body: string): string {
-  const clean = body.replace(SHA_MARKER_RE, "");
-  const head = `${clean.includes(marker) ? "" : `${marker}\n`}${shaMarker(headSha)}\n`;
+  let clean = body.replace(SHA_MARKER_RE, "");
+  // The marker must open the body: that is how the gate knows its comment (see `mine`).
+  if (clean.startsWith(marker)) clean = clean.slice(marker.length).replace(/^\n/, "");
+  const head = `${marker}\n${shaMarker(headSha)}\n`;
   return head + fitChars(clean, LIMITS.commentChars - [...head].length);
 }
 
@@ -465,11 +467,15 @@ export function createGitHubApi(
     }));
   }
 
-  /** This token's comments containing `marker`, oldest first. */
+  /**
+   * This token's comments that start with `marker`, oldest first. Only these
+   * are ever adopted, edited or deleted: another workflow writing as the same
+   * bot may quote the marker (a PR description, say) anywhere else.
+   */
   async function mine(issueNumber: number, marker: string): Promise<IssueComment[]> {
     const [me, comments] = await Promise.all([login(), listComments(issueNumber)]);
     return comments
-      .filter((c) => c.body.includes(marker) && c.login === me)
+      .filter((c) => c.body.startsWith(marker) && c.login === me)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
   }
 

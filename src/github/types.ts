@@ -124,7 +124,7 @@ export interface GitHubApi {
     id: number,
     args: { conclusion: "success" | "failure" | "neutral" | "cancelled"; output: CheckRunOutput },
   ): Promise<void>;
-  /** The sticky comment in `issueNumber` whose body contains `marker` (see StickyCommentRequest). */
+  /** The sticky comment in `issueNumber`: the token's own, its body starting with `marker`. */
   findStickyComment(
     issueNumber: number,
     marker: string,

@@ -47,7 +47,7 @@ export function compareContracts(
               ...at,
               message:
                 unreadHead !== undefined
-                  ? `${unreadHead} cannot be read as a contract at head (a symlink, say), so ${base.path} no longer gates anything`
+                  ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
                   : head === undefined || replaced
                     ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
                     : `${base.path} became ${head.path}, a contract of another kind`,

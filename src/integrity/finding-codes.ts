@@ -8,7 +8,7 @@ export const FINDING_CODES = {
   "contract-removed": {
     blocking: true,
     kinds: "all",
-    doc: "The contract was deleted, or renamed out of the discovery globs, and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
+    doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
     blocking: false,

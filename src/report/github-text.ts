@@ -3,7 +3,10 @@ import type { RunSummary } from "../verdict.js";
 /** Check-run title: `3 blocking of 24 criteria — 2 unmet, 1 abandoned`. At most 255 characters? No limit is documented; keep it short. */
 export function checkRunTitle(
   summary: RunSummary,
-  refused: { invalid: number; drifted: number } = { invalid: 0, drifted: 0 },
+  refused: { invalid: number; drifted: number; skippedCommands?: number } = {
+    invalid: 0,
+    drifted: 0,
+  },
 ): string {
   const c = summary.counts;
   if (c.contracts === 0) return "No contracts in scope";
@@ -18,6 +21,11 @@ export function checkRunTitle(
     return `${c.blocking} blocking of ${c.criteria} criteria — ${parts.join(", ")}`;
   }
   const manual = c.manual > 0 ? `, ${c.manual} manual` : "";
+  const skipped = refused.skippedCommands ?? 0;
+  if (summary.conclusion === "neutral" && skipped > 0) {
+    // Never read as green: say what was not decided.
+    return `${c.met} of ${c.criteria} criteria met${manual} — ${skipped} command${skipped === 1 ? "" : "s"} from a fork not run`;
+  }
   return `${c.met} of ${c.criteria} criteria met${manual} — nothing blocks`;
 }
 

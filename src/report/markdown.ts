@@ -25,6 +25,8 @@ export interface MarkdownOptions {
   part?: "all" | "summary" | "details";
   /** Contracts the change deletes: listed, never blocking. */
   removed?: readonly string[];
+  /** Contract paths the PR changed that are not regular files at head (a submodule, a type change). */
+  notFiles?: readonly string[];
   /** Trusted markdown appended at the end (links, rerun hint). Never contract text. */
   footer?: string;
   /** Where commands ran: a line under the counts, and a warning at the top when unsandboxed. */
@@ -72,7 +74,6 @@ export function renderMarkdown(
   return hardCut(summary, ordered, opts, budget);
 }
 
-/** The unsandboxed warning comes first, where nobody scrolls past it. */
 /** The unsandboxed warning: at the very top, above everything but the heading. */
 function sandboxWarning(opts: MarkdownOptions): string[] {
   const warning = opts.sandbox?.warning;
@@ -128,6 +129,13 @@ function render(
       out.push("", "### Removed contracts", "");
       for (const r of opts.removed)
         out.push(`- ${codeSpan(r)} (deleted: nothing of it runs; see Contract changes)`);
+    }
+    if (opts.notFiles?.length) {
+      out.push("", "### Contracts that are no longer regular files", "");
+      for (const r of opts.notFiles)
+        out.push(
+          `- ${codeSpan(r)} (not a regular file at head, a submodule say: nothing of it runs; see Contract changes)`,
+        );
     }
   }
   if (part !== "summary") {

@@ -16,7 +16,7 @@ export function orderCriteria(criteria: readonly CriterionOutcome[]): CriterionO
     .map(({ k }) => k);
 }
 
-/** `PASS`, `FAIL`, `ABANDONED(2)`, `INVALID`, `DRIFTED`, `ABORTED`. */
+/** `PASS`, `NEUTRAL`, `FAIL`, `ABANDONED(2)`, `INVALID`, `DRIFTED`, `ABORTED`. */
 export function verdictLabel(c: ContractOutcome): string {
   if (c.verdict === "abandoned") {
     return `ABANDONED(${c.criteria.filter((k) => k.status === "abandoned").length})`;
@@ -29,8 +29,9 @@ const VERDICT_RANK: Record<ContractOutcome["verdict"], number> = {
   drifted: 1,
   fail: 2,
   abandoned: 3,
-  pass: 4,
-  aborted: 5,
+  neutral: 4,
+  pass: 5,
+  aborted: 6,
 };
 
 /** Contracts that block first (invalid, drifted, fail, abandoned), then passing and aborted; stable. */

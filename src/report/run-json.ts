@@ -68,7 +68,7 @@ export const RunReportSchema = z.object({
     z.object({
       path: z.string(),
       kind: z.enum(CONTRACT_KINDS),
-      verdict: z.enum(["pass", "fail", "abandoned", "invalid", "drifted", "aborted"]),
+      verdict: z.enum(["pass", "neutral", "fail", "abandoned", "invalid", "drifted", "aborted"]),
       problems: z.array(ProblemSchema),
       criteria: z.array(CriterionSchema),
     }),

@@ -36,7 +36,7 @@ export function renderTerminal(
     const painted =
       c.verdict === "pass"
         ? paint.green(label)
-        : c.verdict === "aborted"
+        : c.verdict === "aborted" || c.verdict === "neutral"
           ? paint.dim(label)
           : paint.red(label);
     out.push(`${paint.bold(safe(c.path))}  ${c.kind}  ${painted}`);

@@ -42,6 +42,8 @@ export interface EngineOptions {
   runProcess?: ProcessRunner;
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
+  /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
+  commandsSetting?: string;
   onProgress?: (p: Progress) => void;
 }
 
@@ -153,19 +155,8 @@ async function runContract(
 
   const criteria: CriterionOutcome[] = contract.criteria.map((k) => {
     const checks = results.get(k) ?? [];
-    // An abandonment blocks under every policy: skipping its check must not demote it to manual.
-    const skipped =
-      opts.commands === "skip" &&
-      k.abandon === undefined &&
-      k.checks.length > 0 &&
-      k.checks.every((c) => COMMAND_TYPES.has(c.type));
-    const decided = skipped
-      ? {
-          status: "manual" as const,
-          blocking: opts.requireOracles,
-          reason: "not run: commands from an untrusted fork (untrusted-commands: skip)",
-        }
-      : decideCriterion(k, checks, opts);
+    const decided =
+      opts.commands === "skip" ? decideSkipped(k, checks, opts) : decideCriterion(k, checks, opts);
     return { ...criterionBase(k), ...decided, checks };
   });
   return {
@@ -174,6 +165,37 @@ async function runContract(
     verdict: contractVerdict(criteria),
     problems: sortProblems([...contract.problems, ...extraProblems]),
     criteria,
+  };
+}
+
+/**
+ * Under `untrusted-commands: skip`, a criterion with a command is `not-run`
+ * (never met: its contract is at best neutral) unless what did run already
+ * blocks it. An abandonment blocks under every policy.
+ */
+function decideSkipped(
+  k: Criterion,
+  checks: readonly CheckOutcome[],
+  opts: EngineOptions,
+): ReturnType<typeof decideCriterion> {
+  const commands = k.checks.filter((c) => COMMAND_TYPES.has(c.type)).length;
+  if (k.abandon !== undefined || commands === 0) return decideCriterion(k, checks, opts);
+  // The checks that ran (file checks, citations), decided on their own.
+  const ran = k.checks.flatMap((c, i) => (COMMAND_TYPES.has(c.type) ? [] : [{ c, r: checks[i] }]));
+  if (ran.length > 0) {
+    // A missing result is a check that did not run: decideCriterion blocks on it.
+    const own = decideCriterion(
+      { ...k, checks: ran.map((x) => x.c) },
+      ran.flatMap((x) => (x.r ? [x.r] : [])),
+      opts,
+    );
+    if (own.blocking) return own;
+  }
+  return {
+    status: "not-run",
+    // Oracles required: a criterion no command decided blocks, as a manual one does.
+    blocking: opts.requireOracles,
+    reason: `not run: ${commands === 1 ? "a command" : `${commands} commands`} from an untrusted fork (untrusted-commands: skip)${opts.requireOracles ? ", and oracles are required (require-oracles)" : ""}`,
   };
 }
 
@@ -189,7 +211,7 @@ async function runCheck(
     return {
       result: "partial",
       failureReason: "verification-execution-error",
-      reason: `not run: commands from an untrusted fork (untrusted-commands: ${opts.commands})`,
+      reason: `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
       durationMs: 0,
     };
   }

@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll } from "vitest";
+import { afterAll, type ExpectStatic } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { examplePayload } from "../github/payloads.js";
 import {
@@ -212,11 +212,22 @@ export async function standInFor(
     number: PR_NUMBER,
     headSha: repo.head,
     baseSha: repo.base,
+    headRef: "feature",
     headRepo: opts.fork ? FORK : REPO,
     files: repo.files,
   });
   if (repo.merge) gh.repo(REPO).commits.add(repo.merge);
   return gh;
+}
+
+/** Assert the stand-in saw only valid requests (and answered by its schema), then close it. */
+export async function finish(gh: StandIn, expect: ExpectStatic): Promise<void> {
+  try {
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseProblems).toEqual([]);
+  } finally {
+    await gh.close();
+  }
 }
 
 /** A read-only installation token: what a fork's `pull_request` run gets. */
@@ -320,10 +331,48 @@ export function payloadFor(
       inputs: opts.prNumber ? { "pr-number": opts.prNumber } : {},
     });
   }
+  if (event === "workflow_run") return workflowRunPayload(repo, { fork: opts.fork ?? false });
   if (event === "push") {
     return examplePayload("push", undefined, { owner: OWNER, repo: NAME, sha: repo.head });
   }
   return examplePayload(event as "issues", "opened", { owner: OWNER, repo: NAME });
+}
+
+/**
+ * A `workflow_run` (completed) payload for the run that built this repo's PR
+ * head: what GitHub sends stage 2 of the fork setup. GitHub leaves
+ * `pull_requests` empty for a fork's PR; `patch` overrides any fact.
+ */
+export function workflowRunPayload(
+  repo: GitRepo,
+  opts: {
+    fork?: boolean;
+    headSha?: string;
+    headBranch?: string;
+    headRepo?: string;
+    pullNumbers?: number[];
+  } = {},
+): unknown {
+  // The example with a linked pull request: its shape is what GitHub sends.
+  const p = examplePayload("workflow_run", "completed", { owner: OWNER, repo: NAME });
+  const run = p.workflow_run as unknown as Record<string, unknown>;
+  const headRepo = opts.headRepo ?? (opts.fork ? FORK : REPO);
+  run.head_sha = opts.headSha ?? repo.head;
+  run.head_branch = opts.headBranch ?? "feature";
+  run.head_repository = {
+    ...(run.head_repository as object),
+    full_name: headRepo,
+    name: NAME,
+  };
+  const linked = opts.pullNumbers ?? (opts.fork ? [] : [PR_NUMBER]);
+  run.pull_requests = linked.map((number) => ({
+    url: `https://api.github.com/repos/${REPO}/pulls/${number}`,
+    id: 1000 + number,
+    number,
+    head: { ref: "feature", sha: repo.head, repo: { id: 1, url: "", name: NAME } },
+    base: { ref: "main", sha: repo.base, repo: { id: 1, url: "", name: NAME } },
+  }));
+  return p;
 }
 
 /** Run `node dist/index.js` like the runner runs a node24 action's `main`. */
