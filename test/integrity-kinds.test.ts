@@ -61,7 +61,7 @@ async function findingsFor(head: Record<string, string | null>, command = "valid
 const codes = (fs: JsonFinding[]) => fs.map((f) => `${f.blocking ? "B" : "W"} ${f.code}`);
 
 describe("planner QR files against their base: warnings, never blocking", () => {
-  it("an untouched QR file and one whose TODO item is now PASS have no findings (control)", async () => {
+  it("a TODO item now PASS, or keys reordered and reindented, is no finding (control)", async () => {
     const r = await findingsFor({
       [QR_PATH]: qr((q) => {
         q.items[2]!.status = "PASS";
@@ -70,6 +70,13 @@ describe("planner QR files against their base: warnings, never blocking", () => 
     });
     expect(r.findings).toEqual([]);
     expect(r.code).toBe(0);
+    const reordered = await findingsFor({
+      [QR_PATH]: qr((q) => {
+        const { id, ...rest } = q.items[0]!;
+        q.items[0] = { ...rest, id };
+      }).replaceAll("  ", "\t"),
+    });
+    expect(reordered.findings).toEqual([]);
   });
 
   it("an item that was PASS at base and changed is a warning, before → after", async () => {

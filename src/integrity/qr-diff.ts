@@ -1,3 +1,4 @@
+import { canonical } from "./check-align.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 
@@ -74,7 +75,8 @@ export function qrFindings(base: ContractVersion, head: ContractVersion): Findin
           before: show(item),
         }),
       );
-    } else if (item.status === "PASS" && show(item) !== show(next)) {
+    } else if (item.status === "PASS" && canonical(item) !== canonical(next)) {
+      // Compared by content (sorted keys): reordering keys or reformatting is no change.
       out.push(
         finding({
           code: "qr-pass-changed",
