@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareWithBase } from "../src/integrity/collect.js";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { runCli } from "./helpers/cli.js";
+import { git } from "./helpers/git.js";
 import { baseAndHead } from "./helpers/integrity-repo.js";
 
 /** The planner and workphase kinds against their base (issue 13, §2–§4), in real git repos. */
@@ -187,5 +189,46 @@ describe("planner plans, context and workphase plans", () => {
     expect(r.findings).toEqual([]);
     const gone = await findingsFor({ [PLAN]: null });
     expect(gone.findings).toEqual([]);
+  });
+});
+
+describe("head read at a commit (the action's PR head), not the working tree", () => {
+  /** The PR's head commit compared with main while the working tree holds main. */
+  async function atHeadCommit(
+    head: Record<string, string | null>,
+    touched: { basePath?: string; headPath?: string }[],
+  ) {
+    const root = baseAndHead(head, BASE);
+    const headCommit = git(root, "rev-parse", "HEAD").trim();
+    git(root, "checkout", "-q", "main");
+    const mergeBase = git(root, "rev-parse", "HEAD").trim();
+    const findings = await compareWithBase({
+      root,
+      mergeBase,
+      headCommit,
+      touched,
+      discovered: [],
+    });
+    return findings.map((f) => `${f.blocking ? "B" : "W"} ${f.code}`);
+  }
+
+  it("the citing plan is read at the head commit: cited research deleted blocks, plan gone too does not", async () => {
+    expect(await atHeadCommit({ [RESEARCH]: null }, [{ basePath: RESEARCH }])).toEqual([
+      "B cited-research-removed",
+    ]);
+    expect(
+      await atHeadCommit({ [RESEARCH]: null, [PLAN]: null }, [
+        { basePath: RESEARCH },
+        { basePath: PLAN },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("added legacy research is refused from the head commit; with ids it is not (control)", async () => {
+    const path = ".workphase/new/research.json";
+    expect(await atHeadCommit({ [path]: LEGACY_TEXT }, [{ headPath: path }])).toEqual([
+      "B legacy-research-changed",
+    ]);
+    expect(await atHeadCommit({ [path]: RESEARCH_TEXT }, [{ headPath: path }])).toEqual([]);
   });
 });
