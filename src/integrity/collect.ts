@@ -1,3 +1,4 @@
+import { dirname } from "node:path/posix";
 import { planHash } from "../drift.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { phaseFiles } from "../formats/plan-contract/file-name.js";
@@ -9,6 +10,7 @@ import { readAtCommit } from "./git-base.js";
 import type { TouchedContract } from "./pairs.js";
 import { comparedKind, type Finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
+import type { HeadCitations } from "./workphase-diff.js";
 
 export interface CompareOptions {
   /** Repository root (or the working directory inside it) the paths are relative to. */
@@ -49,14 +51,46 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     }
     pairs.push(pair);
   }
-  if (!pairs.some((p) => p.base !== undefined)) return [];
+  // Nothing at base and no research added: nothing to compare (and no head reads).
+  if (!pairs.some((p) => p.base !== undefined || p.head?.contract.kind === "workphase-research")) {
+    return [];
+  }
   const oracleHeads: Contract[] = [];
   for (const path of opts.discovered) {
     if (kindOf(path) !== "oracle-contract") continue;
     const head = headVersion(opts.root, path);
     if (head) oracleHeads.push(head.contract);
   }
-  return compareContracts(pairs, supersededPaths(oracleHeads));
+  return compareContracts(pairs, supersededPaths(oracleHeads), await citingPlans(opts, pairs));
+}
+
+/**
+ * For each research file gone from its path at head, the plan beside it at
+ * head (`.workphase/<name>/plan.json`) with the ids it still cites.
+ */
+async function citingPlans(
+  opts: CompareOptions,
+  pairs: readonly VersionPair[],
+): Promise<Map<string, HeadCitations>> {
+  const out = new Map<string, HeadCitations>();
+  for (const { base, head } of pairs) {
+    if (base?.contract.kind !== "workphase-research" || head?.path === base.path) continue;
+    const planPath = `${dirname(base.path) === "." ? "" : `${dirname(base.path)}/`}plan.json`;
+    if (kindOf(planPath) !== "workphase-plan") continue;
+    const plan =
+      opts.headCommit === undefined
+        ? headVersion(opts.root, planPath)
+        : await versionAtCommit(opts.root, opts.headCommit, planPath);
+    const header = plan?.contract.header;
+    const citations = header?.kind === "workphase-plan" ? (header.citations ?? []) : [];
+    if (citations.length === 0) continue;
+    out.set(base.path, {
+      plan: planPath,
+      ids: citations.map((c) => c.id),
+      line: citations[0]?.location.line ?? 1,
+    });
+  }
+  return out;
 }
 
 /** A contract as it is at `commit`; `undefined` when it is not a regular file there. */
@@ -123,12 +157,13 @@ export function version(
   const decoded = decodeContractText(path, bytes);
   const text = typeof decoded === "string" ? decoded : "";
   const out: ContractVersion = { path, contract, text };
-  if (kind === "plan-contract") {
-    out.planDigest = planDigest ?? null;
+  if (kind === "plan-contract") out.planDigest = planDigest ?? null;
+  // JSON kinds keep the value: plan contracts and QR files are compared field by field.
+  if (kind !== "oracle-contract") {
     try {
       out.json = JSON.parse(text);
     } catch {
-      // Not JSON: compared as "cannot be listed" (see planFindings).
+      // Not JSON: plan contracts compare it as "cannot be listed" (planFindings), QR files not at all.
     }
   }
   return out;

@@ -2,8 +2,10 @@ import { dirname } from "node:path/posix";
 import type { Contract } from "../model.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
+import { qrFindings, qrRemoved } from "./qr-diff.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
+import { type HeadCitations, legacyResearch, researchRemoved } from "./workphase-diff.js";
 
 /** Base and head of one touched contract; a side is absent when the file is not there. */
 export interface VersionPair {
@@ -15,15 +17,27 @@ export interface VersionPair {
 
 /**
  * Every finding for the touched contracts. Pure. `supersedes` maps a
- * superseded path to the head contract that names it (see `supersededPaths`).
+ * superseded path to the head contract that names it (see `supersededPaths`);
+ * `cites` maps a research path to the head plan beside it that cites it.
  */
 export function compareContracts(
   pairs: readonly VersionPair[],
   supersedes: ReadonlyMap<string, string>,
+  cites: ReadonlyMap<string, HeadCitations> = new Map(),
 ): Finding[] {
   const out: Finding[] = [];
   for (const { base, head, unreadHead } of pairs) {
+    if (head?.contract.kind === "workphase-research") {
+      // Added research has no base; a base of another kind is no earlier version of it.
+      out.push(
+        ...legacyResearch(base?.contract.kind === head.contract.kind ? base : undefined, head),
+      );
+    }
     if (base === undefined) continue; // a new contract: nothing at base to protect
+    if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {
+      out.push(...jsonKindFindings(base, head, cites));
+      continue;
+    }
     const by = supersedes.get(base.path);
     // A rename into the superseding contract (git pairs similar files) is a supersession too.
     const replaced = by !== undefined && head !== undefined && head.path !== base.path;
@@ -79,6 +93,30 @@ export function compareContracts(
     );
   }
   return out;
+}
+
+/**
+ * The planner and workphase kinds against their base (issue 13): a QR file's
+ * changes and deletion are warnings; deleting research a head plan cites
+ * blocks. Planner plans and context files and workphase plans are rewritten
+ * by their tools as work proceeds: the issue names no rule for their edits or
+ * deletion, so they are no finding.
+ */
+function jsonKindFindings(
+  base: ContractVersion,
+  head: ContractVersion | undefined,
+  cites: ReadonlyMap<string, HeadCitations>,
+): Finding[] {
+  const gone =
+    head === undefined || head.path !== base.path || head.contract.kind !== base.contract.kind;
+  switch (base.contract.kind) {
+    case "planner-qr":
+      return gone || head === undefined ? [qrRemoved(base)] : qrFindings(base, head);
+    case "workphase-research":
+      return gone ? researchRemoved(base, cites.get(base.path)) : [];
+    default:
+      return [];
+  }
 }
 
 /**

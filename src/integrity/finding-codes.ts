@@ -4,10 +4,10 @@
  * are stable: tools and people match on them (the README table is generated).
  */
 export const FINDING_CODES = {
-  // Every kind
+  // Markdown and JSON phase contracts (the planner and workphase kinds have their own rules below)
   "contract-removed": {
     blocking: true,
-    kinds: "all",
+    kinds: "oracle-contract, plan-contract",
     doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
@@ -108,6 +108,46 @@ export const FINDING_CODES = {
     blocking: false,
     kinds: "plan-contract",
     doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed, not blocking.",
+  },
+
+  // Planner quality-review files: warnings only, since upstream deletes a QR file on
+  // pass and a re-decompose restarts at iteration 1 (issue 13)
+  "qr-removed": {
+    blocking: false,
+    kinds: "planner-qr",
+    doc: "The quality-review file was deleted (the planner deletes it when its review passes): shown so a reviewer sees the review end.",
+  },
+  "qr-pass-changed": {
+    blocking: false,
+    kinds: "planner-qr",
+    doc: "An item that was `PASS` at base changed (its status, check, scope or finding), before → after.",
+  },
+  "qr-item-added": {
+    blocking: false,
+    kinds: "planner-qr",
+    doc: "An item was added while the file persists.",
+  },
+  "qr-item-removed": {
+    blocking: false,
+    kinds: "planner-qr",
+    doc: "An item was removed while the file persists.",
+  },
+  "qr-iteration-decreased": {
+    blocking: false,
+    kinds: "planner-qr",
+    doc: "`iteration` is lower than at base (the counter that caps the review at 5 was wound back).",
+  },
+
+  // Workphase research
+  "cited-research-removed": {
+    blocking: true,
+    kinds: "workphase-research",
+    doc: "The research file was deleted or moved while the plan beside it at head still cites it (`research:<id>`): a plan cannot rest on a finding nobody recorded. Reported at the plan's first citation.",
+  },
+  "legacy-research-changed": {
+    blocking: true,
+    kinds: "workphase-research",
+    doc: "The PR adds or changes a research file with findings in the legacy form (no `id` or `confidence`). Unchanged since the base, the legacy form is accepted with the `legacy-research` warning.",
   },
 } as const satisfies Record<string, { blocking: boolean; kinds: string; doc: string }>;
 

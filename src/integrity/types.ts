@@ -1,11 +1,18 @@
 import type { ContractKind } from "../model.js";
 
 /**
- * The kinds whose changes are compared with the base. The planner and
- * workphase kinds are not compared yet (their base rules are warnings only,
- * issue 13); a deleted or edited file of those kinds is not a finding.
+ * The kinds whose changes are compared with the base. Every kind is read;
+ * which changes are findings depends on the kind (see `compareContracts`).
  */
-export const COMPARED_KINDS = ["plan-contract", "oracle-contract"] as const;
+export const COMPARED_KINDS = [
+  "plan-contract",
+  "oracle-contract",
+  "planner-plan",
+  "planner-context",
+  "planner-qr",
+  "workphase-research",
+  "workphase-plan",
+] as const;
 export type ComparedKind = (typeof COMPARED_KINDS)[number];
 
 export function comparedKind(kind: string | undefined): ComparedKind | undefined {
