@@ -139,6 +139,17 @@ export async function runAction({
       return;
     }
   }
+  if (target.kind === "commit" && target.changedSince !== undefined) {
+    // The queue's commit is what gets merged: contracts on disk from any other commit would gate the wrong code.
+    const checkout = await verifyCheckout(settings.workingDirectory, headSha);
+    if (!checkout.ok || checkout.merge) {
+      io.setFailed(
+        `contract-gate: the checked-out commit (${checkout.head ?? "none"}) is not the merge group's head ${headSha}. ` +
+          "Use actions/checkout with its default ref on merge_group.",
+      );
+      return;
+    }
+  }
 
   // Which contracts are in scope.
   const root = settings.workingDirectory;
@@ -171,6 +182,22 @@ export async function runAction({
       paths = discovered;
       io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
     }
+    if (
+      target.kind === "commit" &&
+      target.changedSince !== undefined &&
+      settings.scope === "changed"
+    ) {
+      // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
+      const queued = await gitChangedFiles(root, target.changedSince, headSha);
+      ({
+        selected: paths,
+        removed,
+        notFiles,
+      } = selectChanged(discovered, queued, settings.contracts, prefix));
+      io.info(
+        `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
+      );
+    }
     // Every contract the PR touches, against the merge base; a base that cannot be read fails here.
     integrity =
       target.kind === "pull-request"
@@ -183,7 +210,9 @@ export async function runAction({
             changed,
             discovered,
           })
-        : noPullBase(target.event);
+        : target.changedSince !== undefined
+          ? QUEUED
+          : noPullBase(target.event);
   } catch (e) {
     io.setFailed(`contract-gate: ${(e as Error).message}`);
     return;
@@ -426,6 +455,16 @@ export async function runAction({
     io.setFailed(`contract-gate: ${title}`);
   }
 }
+
+/**
+ * merge_group: a PR enters the queue only after its own required check passed, contract-change
+ * approvals included, so the queued commit re-runs the contracts' checks without a second base comparison.
+ */
+const QUEUED: IntegrityReport = {
+  applies: false,
+  reason:
+    "merge_group re-runs the contracts' checks on the queued commit; the base comparison (and its approvals) was done on the pull request before it entered the queue",
+};
 
 function readPayload(path: string | undefined): unknown {
   if (!path) return {};
