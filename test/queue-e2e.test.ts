@@ -1,11 +1,12 @@
 /**
- * The merge queue (`merge_group`), end to end
+ * The merge queue (`merge_group`) and globs that match nothing, end to end
  * through the bundled action (dist/index.js) against the GitHub stand-in, with
  * payloads from @octokit/webhooks-examples. Run `npm run bundle` after changing src/.
  */
 import { readFileSync } from "node:fs";
 import { describe, it } from "vitest";
 import { type RunnerEnv, resolveTarget } from "../src/action/event.js";
+import { parseInputs } from "../src/action/inputs.js";
 import { examplePayload } from "./github/payloads.js";
 import type { StandIn } from "./github/standin.js";
 import {
@@ -42,6 +43,10 @@ function checkRuns(gh: StandIn) {
   return gh.repo(REPO).checkRuns;
 }
 
+function warnings(r: ActionResult): string[] {
+  return r.commands.filter((c) => c.command === "warning").map((c) => c.data);
+}
+
 function errors(r: ActionResult): string[] {
   return r.commands.filter((c) => c.command === "error").map((c) => c.data);
 }
@@ -72,7 +77,15 @@ function runQueue(repo: GitRepo, gh: StandIn, dir?: GitRepo) {
   });
 }
 
-describe.concurrent("merge_group (dist/index.js)", { timeout: 90_000 }, () => {
+const NO_MATCH =
+  "The globs `nowhere/**/*.json` match no file in the repository — check the `contracts` input.";
+
+/** The first line a reader sees: HTML comments (the sticky marker) are invisible. */
+function firstVisibleLine(markdown: string): string {
+  return markdown.split("\n").find((l) => l.trim() !== "" && !l.startsWith("<!--")) ?? "";
+}
+
+describe.concurrent("merge_group and unmatched globs (dist/index.js)", { timeout: 90_000 }, () => {
   it("merge_group: only the contracts changed in the queue, check run on head_sha, no PR API, no base comparison", async ({
     expect,
   }) => {
@@ -124,6 +137,70 @@ describe.concurrent("merge_group (dist/index.js)", { timeout: 90_000 }, () => {
     expect(gh.requests).toEqual([]);
     await finish(gh, expect);
   });
+
+  it("globs that match no file: said first in check run, comment and log; neutral", async ({
+    expect,
+  }) => {
+    const { repo, gh } = await queued({ [GREEN_PATH]: GREEN });
+    await repo.checkout(repo.head);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { contracts: "nowhere/**/*.json" },
+    });
+    expect(r.code, r.stdout).toBe(0);
+    const [cr] = checkRuns(gh);
+    expect(cr!.conclusion).toBe("neutral");
+    expect(cr!.output.title).toBe(NO_MATCH);
+    expect(firstVisibleLine(cr!.output.summary!)).toBe(`**${NO_MATCH}**`);
+    const [comment] = gh.repo(REPO).comments;
+    expect(firstVisibleLine(comment!.body)).toBe(`**${NO_MATCH}**`);
+    expect(firstVisibleLine(r.summary)).toBe(`**${NO_MATCH}**`);
+    expect(warnings(r)[0]).toBe(`contract-gate: ${NO_MATCH}`);
+    // The log says it before anything about the contracts in scope.
+    expect(r.stdout.indexOf(NO_MATCH)).toBeLessThan(r.stdout.indexOf("contracts are touched"));
+    expect(r.outputs.conclusion).toBe("neutral");
+    await finish(gh, expect);
+  });
+
+  it("globs that match no file with if-no-contracts: failure → failure", async ({ expect }) => {
+    const { repo, gh } = await queued({ [GREEN_PATH]: GREEN });
+    await repo.checkout(repo.head);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { contracts: "nowhere/**/*.json", "if-no-contracts": "failure" },
+    });
+    expect(r.code).toBe(1);
+    const [cr] = checkRuns(gh);
+    expect(cr!.conclusion).toBe("failure");
+    expect(cr!.output.title).toBe(NO_MATCH);
+    expect(r.outputs.conclusion).toBe("failure");
+    await finish(gh, expect);
+  });
+
+  it("control: globs that match files, a PR touching none → the ordinary neutral, no such message", async ({
+    expect,
+  }) => {
+    // The contract is on main; the PR changes only the README.
+    const { repo, gh } = await queued({ "README.md": "# widgets!\n" }, { [GREEN_PATH]: GREEN });
+    await repo.checkout(repo.head);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { "if-no-contracts": "failure" },
+    });
+    expect(r.code, r.stdout).toBe(0);
+    const [cr] = checkRuns(gh);
+    expect(cr!.conclusion).toBe("neutral");
+    expect(cr!.output.title).toBe("No contracts in scope");
+    expect(JSON.stringify(gh.repo(REPO).comments)).not.toContain("match no file");
+    expect(r.stdout).not.toContain("match no file");
+    await finish(gh, expect);
+  });
 });
 
 describe("merge_group payloads (resolveTarget), fail closed", () => {
@@ -161,5 +238,22 @@ describe("merge_group payloads (resolveTarget), fail closed", () => {
     expect(() => resolveTarget(runner, destroyed, { prNumber: undefined })).toThrow(
       "not 'destroyed'",
     );
+  });
+});
+
+describe("if-no-contracts input", () => {
+  const get = (values: Record<string, string>) => (name: string) =>
+    values[name] ?? (name === "github-token" ? "t" : "");
+
+  it("defaults to neutral, takes failure, refuses anything else", ({ expect }) => {
+    const ok = (v: Record<string, string>) => {
+      const parsed = parseInputs(get(v), { GITHUB_WORKSPACE: "/tmp" });
+      return parsed.ok ? parsed.settings.ifNoContracts : parsed.errors;
+    };
+    expect(ok({})).toBe("neutral");
+    expect(ok({ "if-no-contracts": "failure" })).toBe("failure");
+    expect(ok({ "if-no-contracts": "fail" })).toEqual([
+      "Input 'if-no-contracts' is 'fail'. Allowed values: neutral, failure.",
+    ]);
   });
 });

@@ -158,8 +158,14 @@ export async function runAction({
   let removed: string[] = [];
   let notFiles: string[] = [];
   let integrity: IntegrityReport;
+  let noMatch: string | undefined;
   try {
     const discovered = await discoverContracts({ root, globs: settings.contracts });
+    // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
+    if (discovered.length === 0) {
+      noMatch = noMatchMessage(settings.contracts);
+      io.warning(`contract-gate: ${noMatch}`);
+    }
     const changed =
       target.kind === "pull-request"
         ? await changedFiles(api, target, changedFilesCount, root, io)
@@ -295,7 +301,12 @@ export async function runAction({
   } finally {
     sandbox.close();
   }
-  const summary = withIntegrity(result.summary, integrity);
+  const gated = withIntegrity(result.summary, integrity);
+  // if-no-contracts: failure makes a misconfigured gate block; the default keeps it neutral (but loud).
+  const summary =
+    noMatch !== undefined && settings.ifNoContracts === "failure"
+      ? { ...gated, conclusion: "failure" as const }
+      : gated;
   const outcomes = result.contracts;
   io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
 
@@ -319,7 +330,7 @@ export async function runAction({
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }
 
-  const title = integrityTitle(
+  const counted = integrityTitle(
     checkRunTitle(summary, {
       invalid: outcomes.filter((c) => c.verdict === "invalid").length,
       drifted: outcomes.filter((c) => c.verdict === "drifted").length,
@@ -327,6 +338,9 @@ export async function runAction({
     }),
     integrity,
   );
+  const title = noMatch ?? counted;
+  // First line of the check run summary, comment and job summary (the comment's marker is invisible).
+  const lead = noMatch ? `**${noMatch}**\n\n` : "";
   const annotations = [
     ...integrityAnnotations(integrity, prefix),
     ...annotationsFor(outcomes, prefix),
@@ -340,15 +354,17 @@ export async function runAction({
         conclusion: summary.conclusion,
         output: {
           title,
-          summary: renderMarkdown(summary, outcomes, {
-            budget: CHECK_RUN_BUDGET,
-            part: "summary",
-            title: settings.checkName,
-            removed,
-            notFiles,
-            sandbox: sandboxText,
-            preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
-          }),
+          summary:
+            lead +
+            renderMarkdown(summary, outcomes, {
+              budget: CHECK_RUN_BUDGET - lead.length,
+              part: "summary",
+              title: settings.checkName,
+              removed,
+              notFiles,
+              sandbox: sandboxText,
+              preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
+            }),
           text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
           annotations,
         },
@@ -367,6 +383,7 @@ export async function runAction({
       commentUrl = await stickyComment(api, settings, target.number, headSha, {
         blocking: summary.conclusion === "failure",
         body: () =>
+          lead +
           renderMarkdown(summary, outcomes, {
             budget: COMMENT_BUDGET,
             title: settings.checkName,
@@ -419,7 +436,8 @@ export async function runAction({
   try {
     const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
     await io.writeSummary(
-      stuck +
+      lead +
+        stuck +
         renderMarkdown(summary, outcomes, {
           budget: SUMMARY_BUDGET,
           title: settings.checkName,
@@ -454,6 +472,12 @@ export async function runAction({
   if (summary.conclusion === "failure" && settings.failOnBlocking) {
     io.setFailed(`contract-gate: ${title}`);
   }
+}
+
+/** The first line of every surface when the `contracts` globs match nothing at all. */
+export function noMatchMessage(globs: readonly string[]): string {
+  const listed = globs.map((g) => `\`${g}\``).join(", ");
+  return `The globs ${listed} match no file in the repository — check the \`contracts\` input.`;
 }
 
 /**
