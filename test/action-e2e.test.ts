@@ -1082,7 +1082,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     const [err] = errors(r);
     expect(err).toContain("does not support the 'issues' event");
     expect(err).toContain(
-      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push.",
+      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push, merge_group.",
     );
     expect(gh.requests).toEqual([]);
     await finish(gh, expect);

@@ -209,7 +209,7 @@ describe("resolveTarget / isUntrusted", () => {
   it("any other event: an error naming every supported event", () => {
     const r = { ...RUNNER, eventName: "issues" };
     expect(() => resolveTarget(r, {}, { prNumber: undefined })).toThrow(
-      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push.",
+      "Supported: pull_request, pull_request_review, pull_request_target, workflow_dispatch, workflow_run, push, merge_group.",
     );
     expect(() =>
       resolveTarget(

@@ -26,6 +26,7 @@ const INPUTS = [
   "working-directory",
   "sandbox",
   "check-memory-mb",
+  "if-no-contracts",
 ];
 const OUTPUTS = [
   "conclusion",

@@ -49,7 +49,16 @@ export type Target =
       /** `workflow_run`: the run that triggered this one; pr-number must be the PR it built. */
       triggeringRun?: TriggeringRun;
     }
-  | { kind: "commit"; sha: string; event: string };
+  | {
+      kind: "commit";
+      sha: string;
+      event: string;
+      /**
+       * `merge_group`: the queue's base commit. Only the contracts changed between it and
+       * `sha` are gated (scope `changed`), found with git: a queued commit has no PR to ask.
+       */
+      changedSince?: string;
+    };
 
 export const SUPPORTED_EVENTS = [
   "pull_request",
@@ -58,6 +67,7 @@ export const SUPPORTED_EVENTS = [
   "workflow_dispatch",
   "workflow_run",
   "push",
+  "merge_group",
 ];
 
 interface PullPayload {
@@ -69,7 +79,11 @@ interface PullPayload {
     changed_files?: number;
   };
   after?: string;
+  action?: string;
+  merge_group?: { base_sha?: unknown; head_sha?: unknown };
 }
+
+const SHA = /^[0-9a-f]{40}$/;
 
 /**
  * Decide what this run gates from the event. Pure: the payload is passed in.
@@ -128,6 +142,26 @@ export function resolveTarget(
         sha: p.after && !/^0+$/.test(p.after) ? p.after : runner.sha,
         event: runner.eventName,
       };
+    case "merge_group": {
+      // Only checks_requested asks for checks; `destroyed` (if a workflow subscribes) has nothing to gate.
+      if (p.action !== undefined && p.action !== "checks_requested") {
+        throw new Error(
+          `contract-gate gates merge_group checks_requested, not '${p.action}': remove that type from the workflow's merge_group trigger.`,
+        );
+      }
+      const base = p.merge_group?.base_sha;
+      const head = p.merge_group?.head_sha;
+      // Fail closed: without both commits there is no telling which contracts the queue changes.
+      if (
+        typeof base !== "string" ||
+        !SHA.test(base) ||
+        typeof head !== "string" ||
+        !SHA.test(head)
+      ) {
+        throw new Error("The merge_group event payload has no merge_group.base_sha and head_sha.");
+      }
+      return { kind: "commit", sha: head, changedSince: base, event: runner.eventName };
+    }
     default:
       throw new Error(
         `contract-gate does not support the '${runner.eventName || "(unknown)"}' event. ` +

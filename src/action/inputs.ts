@@ -39,6 +39,8 @@ export interface ActionSettings {
   sandbox: SandboxMode;
   /** Memory cap of each sandboxed check, MiB. */
   checkMemoryMb: number;
+  /** The conclusion when the `contracts` globs match no file at all (always said loudly). */
+  ifNoContracts: "neutral" | "failure";
 }
 
 /** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
@@ -53,6 +55,7 @@ export const INPUT_DEFAULTS = {
   "timeout-seconds": "120",
   sandbox: "auto",
   "check-memory-mb": String(DEFAULT_CHECK_MEMORY_MB),
+  "if-no-contracts": "neutral",
 } as const;
 
 const TRUE = ["true", "True", "TRUE"];
@@ -138,6 +141,7 @@ export function parseInputs(
     workingDirectory: wd === "" ? workspace : resolve(workspace, wd),
     sandbox: oneOf("sandbox", SANDBOX_MODES),
     checkMemoryMb: positive("check-memory-mb", DEFAULT_CHECK_MEMORY_MB, 1024 * 1024),
+    ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }

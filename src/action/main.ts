@@ -139,6 +139,17 @@ export async function runAction({
       return;
     }
   }
+  if (target.kind === "commit" && target.changedSince !== undefined) {
+    // The queue's commit is what gets merged: contracts on disk from any other commit would gate the wrong code.
+    const checkout = await verifyCheckout(settings.workingDirectory, headSha);
+    if (!checkout.ok || checkout.merge) {
+      io.setFailed(
+        `contract-gate: the checked-out commit (${checkout.head ?? "none"}) is not the merge group's head ${headSha}. ` +
+          "Use actions/checkout with its default ref on merge_group.",
+      );
+      return;
+    }
+  }
 
   // Which contracts are in scope.
   const root = settings.workingDirectory;
@@ -147,8 +158,14 @@ export async function runAction({
   let removed: string[] = [];
   let notFiles: string[] = [];
   let integrity: IntegrityReport;
+  let noMatch: string | undefined;
   try {
     const discovered = await discoverContracts({ root, globs: settings.contracts });
+    // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
+    if (discovered.length === 0) {
+      noMatch = noMatchMessage(settings.contracts);
+      io.warning(`contract-gate: ${noMatch}`);
+    }
     const changed =
       target.kind === "pull-request"
         ? await changedFiles(api, target, changedFilesCount, root, io)
@@ -171,6 +188,22 @@ export async function runAction({
       paths = discovered;
       io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
     }
+    if (
+      target.kind === "commit" &&
+      target.changedSince !== undefined &&
+      settings.scope === "changed"
+    ) {
+      // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
+      const queued = await gitChangedFiles(root, target.changedSince, headSha);
+      ({
+        selected: paths,
+        removed,
+        notFiles,
+      } = selectChanged(discovered, queued, settings.contracts, prefix));
+      io.info(
+        `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
+      );
+    }
     // Every contract the PR touches, against the merge base; a base that cannot be read fails here.
     integrity =
       target.kind === "pull-request"
@@ -183,7 +216,9 @@ export async function runAction({
             changed,
             discovered,
           })
-        : noPullBase(target.event);
+        : target.changedSince !== undefined
+          ? QUEUED
+          : noPullBase(target.event);
   } catch (e) {
     io.setFailed(`contract-gate: ${(e as Error).message}`);
     return;
@@ -266,7 +301,12 @@ export async function runAction({
   } finally {
     sandbox.close();
   }
-  const summary = withIntegrity(result.summary, integrity);
+  const gated = withIntegrity(result.summary, integrity);
+  // if-no-contracts: failure makes a misconfigured gate block; the default keeps it neutral (but loud).
+  const summary =
+    noMatch !== undefined && settings.ifNoContracts === "failure"
+      ? { ...gated, conclusion: "failure" as const }
+      : gated;
   const outcomes = result.contracts;
   io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
 
@@ -290,7 +330,7 @@ export async function runAction({
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }
 
-  const title = integrityTitle(
+  const counted = integrityTitle(
     checkRunTitle(summary, {
       invalid: outcomes.filter((c) => c.verdict === "invalid").length,
       drifted: outcomes.filter((c) => c.verdict === "drifted").length,
@@ -298,6 +338,9 @@ export async function runAction({
     }),
     integrity,
   );
+  const title = noMatch ?? counted;
+  // First line of the check run summary, comment and job summary (the comment's marker is invisible).
+  const lead = noMatch ? `**${noMatch}**\n\n` : "";
   const annotations = [
     ...integrityAnnotations(integrity, prefix),
     ...annotationsFor(outcomes, prefix),
@@ -311,15 +354,17 @@ export async function runAction({
         conclusion: summary.conclusion,
         output: {
           title,
-          summary: renderMarkdown(summary, outcomes, {
-            budget: CHECK_RUN_BUDGET,
-            part: "summary",
-            title: settings.checkName,
-            removed,
-            notFiles,
-            sandbox: sandboxText,
-            preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
-          }),
+          summary:
+            lead +
+            renderMarkdown(summary, outcomes, {
+              budget: CHECK_RUN_BUDGET - lead.length,
+              part: "summary",
+              title: settings.checkName,
+              removed,
+              notFiles,
+              sandbox: sandboxText,
+              preamble: integrityMarkdown(integrity, CHECK_RUN_BUDGET / 3),
+            }),
           text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
           annotations,
         },
@@ -338,6 +383,7 @@ export async function runAction({
       commentUrl = await stickyComment(api, settings, target.number, headSha, {
         blocking: summary.conclusion === "failure",
         body: () =>
+          lead +
           renderMarkdown(summary, outcomes, {
             budget: COMMENT_BUDGET,
             title: settings.checkName,
@@ -390,7 +436,8 @@ export async function runAction({
   try {
     const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
     await io.writeSummary(
-      stuck +
+      lead +
+        stuck +
         renderMarkdown(summary, outcomes, {
           budget: SUMMARY_BUDGET,
           title: settings.checkName,
@@ -426,6 +473,22 @@ export async function runAction({
     io.setFailed(`contract-gate: ${title}`);
   }
 }
+
+/** The first line of every surface when the `contracts` globs match nothing at all. */
+export function noMatchMessage(globs: readonly string[]): string {
+  const listed = globs.map((g) => `\`${g}\``).join(", ");
+  return `The globs ${listed} match no file in the repository — check the \`contracts\` input.`;
+}
+
+/**
+ * merge_group: a PR enters the queue only after its own required check passed, contract-change
+ * approvals included, so the queued commit re-runs the contracts' checks without a second base comparison.
+ */
+const QUEUED: IntegrityReport = {
+  applies: false,
+  reason:
+    "merge_group re-runs the contracts' checks on the queued commit; the base comparison (and its approvals) was done on the pull request before it entered the queue",
+};
 
 function readPayload(path: string | undefined): unknown {
   if (!path) return {};
