@@ -1,25 +1,13 @@
-import type { ContractKind } from "../model.js";
+import { CONTRACT_KINDS, type ContractKind } from "../model.js";
+import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
 
 /**
- * The kinds whose changes are compared with the base. Every kind is read;
- * which changes are findings depends on the kind (see `compareContracts`).
+ * Every kind is compared with the base; which changes are findings depends on
+ * the kind (see `compareContracts`). `undefined` for a path of no known kind.
  */
-export const COMPARED_KINDS = [
-  "plan-contract",
-  "oracle-contract",
-  "planner-plan",
-  "planner-context",
-  "planner-qr",
-  "workphase-research",
-  "workphase-plan",
-] as const;
-export type ComparedKind = (typeof COMPARED_KINDS)[number];
-
-export function comparedKind(kind: string | undefined): ComparedKind | undefined {
-  return COMPARED_KINDS.find((k) => k === kind);
+export function comparedKind(kind: string | undefined): ContractKind | undefined {
+  return CONTRACT_KINDS.find((k) => k === kind);
 }
-
-import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
 
 /**
  * One change a pull request makes to a contract, judged against the
