@@ -24,17 +24,6 @@ export interface Located<T> {
   path: JsonPath;
 }
 
-/** The string entries of an array field (non-strings are the schema's to report). */
-export function stringEntries(obj: JsonObject, key: string, base: JsonPath): Located<string>[] {
-  const list = field(obj, key);
-  if (!Array.isArray(list)) return [];
-  const out: Located<string>[] = [];
-  list.forEach((value, i) => {
-    if (typeof value === "string") out.push({ value, path: [...base, key, i] });
-  });
-  return out;
-}
-
 /** The object entries of an array field, of its first `limit` entries. */
 export function objectEntries(
   obj: JsonObject,
@@ -69,10 +58,6 @@ export function stringField(
 ): Located<string> | undefined {
   const value = field(obj, key);
   return typeof value === "string" ? { value, path: [...base, key] } : undefined;
-}
-
-export function rawTasks(root: unknown): Located<JsonObject>[] {
-  return isObject(root) ? objectEntries(root, "tasks", []) : [];
 }
 
 /**
