@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { examplePayload } from "../test/github/payloads.js";
 import { ACTIONS_TOKEN, startStandIn } from "../test/github/standin.js";
 
@@ -66,10 +66,17 @@ function contract(phase: number, planHash: string): string {
 function runAction(
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; wallMs: number; rssMb: number; stdout: string }> {
-  const probe = `process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n")); await import(${JSON.stringify(DIST)});`;
+  // Run the bundle as the runner does (`node dist/index.js`): the gate derives
+  // its sandbox host's command from argv[1]. The probe, preloaded, reports the
+  // gate's own peak RSS (not the host's, which runs the same bundle).
+  const probe = join(tmpdir(), `cg-bench-maxrss-${process.pid}.mjs`);
+  writeFileSync(
+    probe,
+    'if (!process.argv.includes("--contract-gate-sandbox-host")) process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));\n',
+  );
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ["--input-type=module", "-e", probe], {
+    const child = spawn(process.execPath, ["--import", pathToFileURL(probe).href, DIST], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -168,6 +175,7 @@ try {
   });
   const run = await runAction(env);
   const requests = standIn.requests.length - before;
+  if (process.env.BENCH_DEBUG) console.log(run.code, run.stdout.slice(-4000));
   const report = JSON.parse(
     readFileSync(
       readFileSync(join(root, "output"), "utf8").match(/report<<(\S+)\n([^\n]*)\n/)?.[2] ?? "",
