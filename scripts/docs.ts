@@ -1,30 +1,23 @@
-// `npm run docs`: regenerate the generated parts of README.md in place.
+// `npm run docs`: regenerate the generated parts of the documentation in place.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { findingCodesTable } from "../src/integrity/finding-codes.js";
-import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
+import { credentialRulesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
-import { demoteHeadings, exampleReport } from "./example-report.js";
+import { exampleReport } from "./example-report.js";
 
-/** Replace the text between `<!-- name:start -->` and `<!-- name:end -->`. */
-function fill(text: string, name: string, content: string): string {
+/** Replace, in `file`, the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+function fill(file: string, name: string, content: string): void {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  const [head, rest] = text.split(start);
+  const [head, rest] = readFileSync(file, "utf8").split(start);
   const tail = rest?.split(end)[1];
-  if (head === undefined || tail === undefined)
-    throw new Error(`README.md lacks ${start} … ${end}`);
-  return `${head}${start}\n${content}\n${end}${tail}`;
+  if (head === undefined || tail === undefined) throw new Error(`${file} lacks ${start} … ${end}`);
+  writeFileSync(file, `${head}${start}\n${content}\n${end}${tail}`);
 }
 
-let readme = readFileSync("README.md", "utf8");
-readme = fill(readme, "problem-codes", problemCodesTable());
-readme = fill(readme, "credential-rules", credentialRulesTable());
-readme = fill(readme, "integrity-findings", findingCodesTable());
-const example = await exampleReport();
-mkdirSync("docs", { recursive: true });
-writeFileSync("docs/example-report.md", example);
-readme = fill(readme, "example-report", demoteHeadings(example).trimEnd());
-writeFileSync("README.md", readme);
+fill("docs/security.md", "credential-rules", credentialRulesTable());
+fill("docs/integrity.md", "integrity-findings", findingCodesTable());
+writeFileSync("docs/example-report.md", await exampleReport());
 mkdirSync("schema", { recursive: true });
 writeFileSync(
   "schema/run-report.schema.json",

@@ -1,4 +1,4 @@
-// The demo's report as the check run and comment show it, for the README.
+// The demo's report as the check run and comment show it, for docs/example-report.md.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,16 +31,4 @@ export async function exampleReport(): Promise<string> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-}
-
-/** The report with its headings pushed down two levels, to sit inside a README section. */
-export function demoteHeadings(markdown: string): string {
-  let fence = false;
-  return markdown
-    .split("\n")
-    .map((line) => {
-      if (/^(`{3,}|~{3,})/.test(line)) fence = !fence;
-      return !fence && /^#{2,4} /.test(line) ? `##${line}` : line;
-    })
-    .join("\n");
 }

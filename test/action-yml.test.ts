@@ -9,7 +9,7 @@ const action = parse(readFileSync("action.yml", "utf8")) as {
   outputs: Record<string, { description: string }>;
   branding: { icon: string; color: string };
 };
-const readme = readFileSync("README.md", "utf8");
+const reference = readFileSync("docs/action.md", "utf8");
 
 const INPUTS = [
   "github-token",
@@ -66,7 +66,8 @@ describe("action.yml", () => {
     expect(action.inputs["github-token"]?.default).toBe("${{ github.token }}");
   });
 
-  it("is documented in the README's tables", () => {
-    for (const name of [...INPUTS, ...OUTPUTS]) expect(readme, name).toContain(`| \`${name}\` |`);
+  it("is documented in docs/action.md's tables", () => {
+    for (const name of [...INPUTS, ...OUTPUTS])
+      expect(reference, name).toContain(`| \`${name}\` |`);
   });
 });

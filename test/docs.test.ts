@@ -1,29 +1,17 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
-import { demoteHeadings, exampleReport } from "../scripts/example-report.js";
+import { exampleReport } from "../scripts/example-report.js";
 import { FINDING_CODES, findingCodesTable } from "../src/integrity/finding-codes.js";
 import { PROBLEM_CODES } from "../src/problem-codes.js";
-import { credentialRulesTable, problemCodesTable } from "../src/report/problem-codes-table.js";
+import { credentialRulesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 
-describe("README", () => {
-  const readme = readFileSync("README.md", "utf8");
+const read = (file: string) => readFileSync(file, "utf8");
 
-  it("carries the generated problem-code table (run `npm run docs` after changing codes)", () => {
-    expect(readme).toContain(
-      `<!-- problem-codes:start -->\n${problemCodesTable()}\n<!-- problem-codes:end -->`,
-    );
-  });
-
-  it("documents every problem code with a stable kebab-case name", () => {
-    for (const code of Object.keys(PROBLEM_CODES)) {
-      expect(code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(readme).toContain(`\`${code}\``);
-    }
-  });
-
+describe("docs/integrity.md", () => {
   it("carries the generated integrity finding table (run `npm run docs` after changing codes)", () => {
-    expect(readme).toContain(
+    expect(read("docs/integrity.md")).toContain(
       `<!-- integrity-findings:start -->\n${findingCodesTable()}\n<!-- integrity-findings:end -->`,
     );
     for (const code of Object.keys(FINDING_CODES)) {
@@ -31,28 +19,100 @@ describe("README", () => {
       expect(PROBLEM_CODES).not.toHaveProperty(code);
     }
   });
+});
 
+describe("docs/security.md", () => {
   it("lists every credential rule the process runner applies", () => {
-    expect(readme).toContain(
+    const doc = read("docs/security.md");
+    expect(doc).toContain(
       `<!-- credential-rules:start -->\n${credentialRulesTable()}\n<!-- credential-rules:end -->`,
     );
-    expect(readme).toContain("`GITHUB_TOKEN`");
+    expect(doc).toContain("`GITHUB_TOKEN`");
   });
 });
 
 describe("schema/run-report.schema.json", () => {
   it("is the JSON Schema generated from RunReportSchema (run `npm run docs`)", () => {
-    const committed = JSON.parse(readFileSync("schema/run-report.schema.json", "utf8"));
+    const committed = JSON.parse(read("schema/run-report.schema.json"));
     expect(committed).toEqual(runReportJsonSchema());
     expect(committed.properties.schemaVersion.const).toBe(1);
   });
 });
 
 describe("docs/example-report.md", () => {
-  it("is the demo's report as the action renders it, and the README embeds it", async () => {
+  it("is the demo's report as the action renders it, linked from the README (not embedded)", async () => {
     const example = await exampleReport();
-    expect(readFileSync("docs/example-report.md", "utf8")).toBe(example);
-    expect(readFileSync("README.md", "utf8")).toContain(demoteHeadings(example).trimEnd());
+    expect(read("docs/example-report.md")).toBe(example);
     expect(example).toContain("**8 blocking** of 18 criteria in 7 contracts");
+    const readme = read("README.md");
+    expect(readme).toContain("](docs/example-report.md)");
+    expect(readme).not.toContain("8 blocking** of 18 criteria");
+  });
+});
+
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replace(/ /g, "-");
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  let fence = false;
+  const anchors = new Set<string>();
+  for (const line of markdown.split("\n")) {
+    if (/^(`{3,}|~{3,})/.test(line)) fence = !fence;
+    const m = !fence && /^#{1,6} (.+)$/.exec(line);
+    if (m) anchors.add(anchorOf(m[1]!.trim()));
+  }
+  return anchors;
+}
+
+/** Relative links `[text](target)` and images outside code, with their line. */
+function linksOf(markdown: string): { line: number; target: string }[] {
+  let fence = false;
+  const out: { line: number; target: string }[] = [];
+  markdown.split("\n").forEach((text, i) => {
+    if (/^(`{3,}|~{3,})/.test(text)) fence = !fence;
+    if (fence) return;
+    for (const m of text.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^[a-z]+:/.test(m[1]!)) out.push({ line: i + 1, target: m[1]! });
+    }
+  });
+  return out;
+}
+
+describe("links in the README and docs/", () => {
+  const files = [
+    "README.md",
+    "CONTRIBUTING.md",
+    ...readdirSync("docs")
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => join("docs", f)),
+  ];
+
+  it.each(files)("%s: every relative link reaches a file, and its #anchor a heading", (file) => {
+    const broken: string[] = [];
+    for (const { line, target } of linksOf(read(file))) {
+      const [path, anchor] = target.split("#") as [string, string | undefined];
+      const to = path === "" ? file : normalize(join(dirname(file), path));
+      if (!existsSync(to)) broken.push(`${file}:${line}: ${target} (no ${to})`);
+      else if (anchor && to.endsWith(".md") && !anchorsOf(read(to)).has(anchor))
+        broken.push(`${file}:${line}: ${target} (no heading #${anchor} in ${to})`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("catches a missing file and a missing heading (positive control)", () => {
+    expect(anchorOf("JSON reports of `validate` and `status` (`--json`, `schemaVersion: 1`)")).toBe(
+      "json-reports-of-validate-and-status---json-schemaversion-1",
+    );
+    expect(linksOf("see [a](docs/nope.md#x) and `[b](c.md)`")).toEqual([
+      { line: 1, target: "docs/nope.md#x" },
+    ]);
+    expect(anchorsOf("# A\n```\n## Not a heading\n```\n## Re-running\n")).toEqual(
+      new Set(["a", "re-running"]),
+    );
   });
 });

@@ -1,0 +1,150 @@
+// The README's "Your first contract" is what a newcomer copies: its code blocks must be the
+// example files byte for byte, each example must pass the built CLI, and the output the README
+// shows must be what the CLI prints.
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { copyTree } from "./helpers/tmp.js";
+import { yamlSnippets } from "./helpers/workflow-lint.js";
+
+const REPO = join(import.meta.dirname, "..");
+const EXAMPLES = "examples/first-contract";
+const KINDS = ["plan-contract", "oracle-contract", "planner-plan", "workphase"] as const;
+const README = readFileSync(join(REPO, "README.md"), "utf8");
+const CLI = join(REPO, "bin/contract-gate.js");
+const { version: VERSION } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+  version: string;
+};
+
+interface Block {
+  /** What the marker names: an example file, or the example directory whose output follows. */
+  target: string;
+  /** The fenced block's text after the marker, with its final newline. */
+  body: string;
+}
+
+/** Every fenced block announced by `<!-- example: FILE -->` or `<!-- output: DIR -->`. */
+function markedBlocks(markdown: string, marker: "example" | "output"): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = new RegExp(`^<!-- ${marker}: (\\S+) -->$`).exec(lines[i]!);
+    if (!m) continue;
+    const fence = /^(`{3,})\w*$/.exec(lines[i + 1] ?? "");
+    if (!fence)
+      throw new Error(`README.md:${i + 1}: the ${marker} marker is not followed by a fence`);
+    const body: string[] = [];
+    for (i += 2; i < lines.length && lines[i] !== fence[1]; i++) body.push(lines[i]!);
+    blocks.push({ target: m[1]!, body: `${body.join("\n")}\n` });
+  }
+  return blocks;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(REPO, join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function runExample(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [CLI, "run", "--no-write", "--root", root],
+      { cwd: REPO, env: { ...process.env, NO_COLOR: "1" } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" };
+  }
+}
+
+describe("README.md", () => {
+  it("stays short enough to read: at most 450 lines, the rest in docs/", () => {
+    expect(README.split("\n").length - 1).toBeLessThanOrEqual(450);
+  });
+
+  it("starts with a quick start of at most 15 lines, pinned to @v1, with the documented triggers", () => {
+    const [quick] = yamlSnippets("README.md", README);
+    const lines = quick!.text.trimEnd().split("\n");
+    expect(lines.length).toBeLessThanOrEqual(15);
+    expect(quick!.text).toContain("uses: contract-gate/contract-gate@v1\n");
+    expect(lines).toContain("  pull_request:");
+    expect(lines.some((l) => l.startsWith("  pull_request_review:"))).toBe(true);
+    expect(lines.some((l) => /^\s*# merge_group:/.test(l))).toBe(true);
+    for (const p of ["contents: read", "checks: write", "pull-requests: write"]) {
+      expect(README, `explains ${p}`).toContain(`\`${p}\` —`);
+    }
+  });
+
+  it("pins the CLI to the package's version", () => {
+    const pinned = [...README.matchAll(/contract-gate@(\d[\w.-]*)/g)].map((m) => m[1]);
+    expect(pinned.length).toBeGreaterThan(0);
+    expect(new Set(pinned)).toEqual(new Set([VERSION]));
+  });
+});
+
+describe("Your first contract: the README's blocks are the example files", () => {
+  const shown = markedBlocks(README, "example");
+
+  it("shows every file of every example (src/hello.js once: the copies are identical)", () => {
+    const hello = KINDS.map((k) => readFileSync(join(REPO, EXAMPLES, k, "src/hello.js"), "utf8"));
+    expect(new Set(hello).size).toBe(1);
+    const files = KINDS.flatMap((k) => filesUnder(join(REPO, EXAMPLES, k))).filter(
+      (f) => !f.endsWith("src/hello.js"),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    expect(shown.map((b) => b.target).sort()).toEqual(
+      [...files, `${EXAMPLES}/plan-contract/src/hello.js`].sort(),
+    );
+  });
+
+  it.each(shown.map((b) => [b.target, b.body]))("%s is byte-identical", (target, body) => {
+    expect(body).toBe(readFileSync(join(REPO, target), "utf8"));
+  });
+
+  it("the extraction sees a one-byte change (positive control)", () => {
+    const [first] = shown;
+    const changed = README.replace(first!.body, first!.body.replace(/\w/, "Z"));
+    const [again] = markedBlocks(changed, "example");
+    expect(again!.target).toBe(first!.target);
+    expect(again!.body).not.toBe(readFileSync(join(REPO, first!.target), "utf8"));
+  });
+});
+
+describe("Your first contract: each example passes the built CLI as the README shows", () => {
+  const outputs = new Map(markedBlocks(README, "output").map((b) => [b.target, b.body]));
+
+  it.each(KINDS)("%s: run exits 0 and prints the README's output", async (kind) => {
+    const dir = `${EXAMPLES}/${kind}`;
+    const shown = outputs.get(dir);
+    expect(shown, `README.md has an output block for ${dir}`).toBeDefined();
+    const r = await runExample(dir);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(`$ npx contract-gate@${VERSION} run\n${r.stdout}`).toBe(shown);
+  });
+
+  /** One honest mistake per kind, each of which must turn the example red. */
+  const BREAK: Record<(typeof KINDS)[number], (root: string) => void> = {
+    "plan-contract": (root) => writeFileSync(join(root, "src/hello.js"), 'console.log("Hi");\n'),
+    "oracle-contract": (root) => writeFileSync(join(root, "src/hello.js"), 'console.log("Hi");\n'),
+    "planner-plan": (root) => rmSync(join(root, "src/hello.js")),
+    workphase: (root) => {
+      const plan = join(root, ".workphase/hello/plan.json");
+      writeFileSync(plan, readFileSync(plan, "utf8").replace("research:no-entry", "research:nope"));
+    },
+  };
+
+  it.each(KINDS)("%s: a broken copy fails (positive control)", async (kind) => {
+    const copy = copyTree(join(REPO, EXAMPLES, kind));
+    expect((await runExample(copy)).code).toBe(0);
+    BREAK[kind](copy);
+    const r = await runExample(copy);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/blocking — failure/);
+  });
+});
