@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
 import { copyTree } from "./helpers/tmp.js";
 import { yamlSnippets } from "./helpers/workflow-lint.js";
 
@@ -78,6 +79,18 @@ describe("README.md", () => {
     expect(lines.some((l) => /^\s*# merge_group:/.test(l))).toBe(true);
     for (const p of ["contents: read", "checks: write", "pull-requests: write"]) {
       expect(README, `explains ${p}`).toContain(`\`${p}\` —`);
+    }
+  });
+
+  it("lists every default glob discovery uses in its table of kinds", () => {
+    const section = README.split("## Your first contract")[1]!;
+    const table = section.split("\n").filter((l) => l.startsWith("| `"));
+    expect(table.length).toBeGreaterThanOrEqual(7);
+    for (const glob of DEFAULT_CONTRACT_GLOBS) {
+      expect(
+        table.some((row) => row.includes(`\`${glob}\``)),
+        glob,
+      ).toBe(true);
     }
   });
 
