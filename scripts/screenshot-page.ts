@@ -196,7 +196,7 @@ ${annotations.map((a) => annotationItem(a, checkName)).join("\n")}
 export function commentPage(body: string, assets: PageAssets, opts: PageOptions): string {
   const frame = `<div class="frame">
 <div class="frame-head"><strong>github-actions</strong><span class="bot-label">bot</span><span>commented</span><span class="spacer"></span>${octicons["kebab-horizontal"].toSVG({ width: 16, height: 16 })}</div>
-<div class="frame-body clip markdown-body">${renderGfm(body)}</div>
+<div class="frame-body clip"><div class="markdown-body">${renderGfm(body)}</div></div>
 </div>`;
   return page("github-actions commented", frame, assets, opts);
 }
