@@ -29,7 +29,12 @@ export interface GitHubSurfaces {
 const CHECK_RUN_BUDGET = 65_535;
 const COMMENT_BUDGET = 60_000;
 
-/** The demo as a pull request would see it: PR #42, a GitHub-hosted runner, the default inputs. */
+/**
+ * The demo as pull request #42 would see it on a GitHub-hosted runner, with
+ * `scope: all` and a PR that changes code but no contract: every contract runs
+ * and there are no contract changes to report (no "Contract changes" section,
+ * no approval in the title), so what main.ts adds for those stays empty.
+ */
 export function githubSurfaces(run: DemoRun, checkName = "Contract Gate"): GitHubSurfaces {
   const { summary, contracts } = run;
   // A GitHub-hosted runner: passwordless sudo for the namespaces, cgroup v2 for the caps.

@@ -20,6 +20,8 @@ import {
 
 const OUT_DIR = "docs/images";
 const WIDTH = 960;
+/** A README picture should load quickly. */
+const MAX_KB = 400;
 const require = createRequire(import.meta.url);
 
 /** Chromium from $CHROMIUM or PATH, or a message that says how to get it. */
@@ -102,6 +104,8 @@ function capture(bin: string, html: string, out: string, work: string): void {
   run(bin, [...common, `--window-size=${WIDTH},${height}`, `--screenshot=${resolve(out)}`, url]);
   const kb = Math.round(statSync(out).size / 1024);
   console.log(`${out}: ${WIDTH}×${height}, ${kb} kB`);
+  if (kb > MAX_KB)
+    console.warn(`${out} is over ${MAX_KB} kB: lower maxBodyHeight in scripts/screenshots.ts.`);
 }
 
 async function main(): Promise<void> {
