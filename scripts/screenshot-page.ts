@@ -13,6 +13,9 @@ export interface PageAssets {
   fontCss: string;
 }
 
+/** The width the pictures are taken at: about the width of GitHub's check run and comment columns. */
+export const PAGE_WIDTH = 960;
+
 export interface PageOptions {
   /** Page width in CSS pixels: the window the screenshot is taken in. */
   width: number;

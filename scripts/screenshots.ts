@@ -14,12 +14,13 @@ import {
   annotationsPage,
   checkRunPage,
   commentPage,
+  PAGE_WIDTH,
   type PageAssets,
   type PageOptions,
 } from "./screenshot-page.js";
 
 const OUT_DIR = "docs/images";
-const WIDTH = 960;
+const WIDTH = PAGE_WIDTH;
 /** A README picture should load quickly. */
 const MAX_KB = 400;
 const require = createRequire(import.meta.url);

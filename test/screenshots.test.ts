@@ -11,6 +11,7 @@ import {
   annotationsPage,
   checkRunPage,
   commentPage,
+  PAGE_WIDTH,
   type PageAssets,
   renderGfm,
 } from "../scripts/screenshot-page.js";
@@ -27,7 +28,7 @@ const assets: PageAssets = {
   ),
   fontCss: "@font-face { font-family: 'Noto Sans'; src: url(file:///fonts/noto.woff); }",
 };
-const opts = { width: 960 };
+const opts = { width: PAGE_WIDTH };
 
 /** The sample outcomes, with contract text that would be markup if anything let it through. */
 function hostileRun() {
@@ -155,5 +156,17 @@ describe("comment page", () => {
     expect(page).toContain("<h2>❌ Contract Gate: failure</h2>");
     expect(page).toContain('<a href="https://github.com/OWNER/REPO/runs/1">Check run</a>');
     expect(markup(page)).not.toMatch(/<script|<img|<b>/);
+  });
+});
+
+describe("docs/images", () => {
+  it("holds the three pictures the README links, as PNGs under 400 kB (`npm run docs`)", () => {
+    for (const name of ["check-run", "annotations", "comment"]) {
+      const png = readFileSync(`docs/images/${name}.png`);
+      expect(png.subarray(0, 8)).toEqual(Buffer.from("89504e470d0a1a0a", "hex"));
+      // IHDR: the width the pages are laid out for.
+      expect(png.readUInt32BE(16)).toBe(PAGE_WIDTH);
+      expect(png.length).toBeLessThan(400 * 1024);
+    }
   });
 });
