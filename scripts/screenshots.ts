@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   const opts: PageOptions = { width: WIDTH };
   // The whole report is ~5,000 pixels tall: picture its top (the summary tables) and
   // keep each file under 400 kB.
-  const long: PageOptions = { width: WIDTH, maxBodyHeight: 2200 };
+  const long: PageOptions = { width: WIDTH, maxBodyHeight: 2000 };
   const work = mkdtempSync(join(tmpdir(), "cg-shots-"));
   try {
     mkdirSync(OUT_DIR, { recursive: true });
