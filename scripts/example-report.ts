@@ -7,8 +7,15 @@ import { loadContract } from "../src/load.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { renderMarkdown } from "../src/report/markdown.js";
 import { runContracts } from "../src/run/engine.js";
+import type { ContractOutcome, RunSummary } from "../src/verdict.js";
 
-export async function exampleReport(): Promise<string> {
+/** The demo's run: what every rendered surface (report, screenshots) is drawn from. */
+export interface DemoRun {
+  summary: RunSummary;
+  contracts: ContractOutcome[];
+}
+
+export async function runDemo(): Promise<DemoRun> {
   // A copy, so nothing a check does can touch the committed demo.
   const root = mkdtempSync(join(tmpdir(), "cg-example-"));
   try {
@@ -23,12 +30,17 @@ export async function exampleReport(): Promise<string> {
       regexTimeoutMs: 10_000,
       env: credentialFreeEnv(process.env),
     });
-    return renderMarkdown(summary, outcomes, {
-      title: "Contract Gate",
-      footer:
-        "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
-    });
+    return { summary, contracts: outcomes };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+export async function exampleReport(): Promise<string> {
+  const { summary, contracts } = await runDemo();
+  return renderMarkdown(summary, contracts, {
+    title: "Contract Gate",
+    footer:
+      "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
+  });
 }
