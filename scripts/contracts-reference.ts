@@ -452,7 +452,7 @@ function oracleSection(): string {
     "| keyword | value |",
     "|---|---|",
     "| `CHECK:` | Shell code, run with `bash -c` in the repository root (or `CWD:`). Not empty. |",
-    "| `EXPECT:` | The success marker stdout must contain: a literal substring, or `/regex/flags` (ECMAScript, must compile, must not match the empty string). Not empty. |",
+    "| `EXPECT:` | The success marker the output (stdout or stderr) must contain: a literal substring, or `/regex/flags` (ECMAScript, must compile, must not match the empty string). Not empty. |",
     "| `EVIDENCE:` | Where `run` records the outcome (e.g. `pending` until then). Required on a runnable criterion (`missing-evidence`). |",
     "| `CWD:` | Optional repository-relative directory the command runs in. |",
     "",
@@ -510,9 +510,9 @@ function keyTable(keys: Iterable<string>, docs: Readonly<Record<string, FieldDoc
 }
 
 const VERSION: FieldDoc = [
-  "integer",
+  "any",
   "no",
-  "The entity's version (upstream CAS versioning); accepted, not read.",
+  "The entity's version (an integer from 1 upstream, for its CAS versioning); accepted, not read.",
 ];
 const TEXT = (meaning: string): FieldDoc => ["string", "yes", meaning];
 const TEXTS = (meaning: string, required = "yes"): FieldDoc => [
