@@ -314,8 +314,10 @@ describe('a "$schema" key', () => {
       ".planning/phase-2-contract.json",
       Buffer.from(withSchema),
     );
-    expect(parsed.problems).toEqual(before.problems.map((p) => ({ ...p, line: p.line + 1 })));
+    expect(before.problems).toEqual([]);
+    expect(parsed.problems).toEqual([]);
     expect(parsed.criteria.map((c) => c.id)).toEqual(before.criteria.map((c) => c.id));
+    expect(parsed.criteria.length).toBeGreaterThan(0);
     expect(validContract(JSON.parse(withSchema))).toBe(true);
     // Only a string: it is a URL or a path.
     expect(validContract({ ...JSON.parse(text), $schema: 1 })).toBe(false);
