@@ -23,3 +23,21 @@ writeFileSync(
   "schema/run-report.schema.json",
   `${JSON.stringify(runReportJsonSchema(), null, 2)}\n`,
 );
+// The contract format reference and the JSON Schemas editors use (docs/contracts.md),
+// imported here so this block stands apart from the README generation above.
+const { contractsReference } = await import("./contracts-reference.js");
+const {
+  phaseContractJsonSchema,
+  phaseEvidenceJsonSchema,
+  CONTRACT_SCHEMA_FILE,
+  EVIDENCE_SCHEMA_FILE,
+} = await import("./contract-schemas.js");
+writeFileSync("docs/contracts.md", contractsReference());
+writeFileSync(
+  `schema/${CONTRACT_SCHEMA_FILE}`,
+  `${JSON.stringify(phaseContractJsonSchema(), null, 2)}\n`,
+);
+writeFileSync(
+  `schema/${EVIDENCE_SCHEMA_FILE}`,
+  `${JSON.stringify(phaseEvidenceJsonSchema(), null, 2)}\n`,
+);

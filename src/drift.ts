@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { DriftState, Location, PlanHeader, Problem } from "./model.js";
 import { problem } from "./problems.js";
 
-const HASH_FORMAT = /^sha256:[0-9a-f]{64}$/;
+export const HASH_FORMAT = /^sha256:[0-9a-f]{64}$/;
 
 /** `sha256:` + hex SHA-256 of the exact bytes, the format of `source_plan_hash`. */
 export function planHash(bytes: Uint8Array): string {

@@ -79,7 +79,7 @@ export function qrPhaseOfName(name: string): string | undefined {
  * any of them: deleting one key (say `milestones`) leaves the others, so the
  * file is still read as that kind and the missing key reported.
  */
-const DISTINCT_KEYS: Readonly<Record<JsonKind, readonly string[]>> = {
+export const DISTINCT_KEYS: Readonly<Record<JsonKind, readonly string[]>> = {
   "plan-contract": ["tasks", "success_criteria", "source_plan_hash", "generated_by"],
   "planner-plan": ["milestones", "planning_context", "overview", "waves", "diagram_graphs"],
   "planner-context": [

@@ -6,7 +6,7 @@ import type { ProblemSink } from "./problem-sink.js";
 import { unwrapBackticks } from "./values.js";
 
 type FactKey = "date" | "flow" | "branch" | "status" | "supersedes";
-const FACT_KEYS: readonly string[] = ["date", "flow", "branch", "status", "supersedes"];
+export const FACT_KEYS: readonly string[] = ["date", "flow", "branch", "status", "supersedes"];
 
 const TITLE = /^#[ \t]/;
 // `# CONTRACT — <slug>`: the slug is the title. Any dash or a colon separates.

@@ -22,7 +22,7 @@ const READS_AS_CHECKBOX = /^[-*+][ \t]+\[[ xX]\][ \t]+[A-Za-z0-9][A-Za-z0-9._-]*
 const READS_AS_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const HEADING = /^#{1,6}(?:[ \t]|$)/;
 const H2 = /^##(?:[ \t]|$)/;
-const SECTION_NAMES = ["ACCEPTANCE CRITERIA", "FILE SCOPE", "REQUEST", "CLARIFICATIONS"];
+export const SECTION_NAMES = ["ACCEPTANCE CRITERIA", "FILE SCOPE", "REQUEST", "CLARIFICATIONS"];
 
 /**
  * The rules about where grammar may appear, checked over the whole file:

@@ -4,7 +4,7 @@
  * parsing (`npx tsc --noEmit`, `a && b`) that will not happen, so the check
  * would test something other than what it says. Arguments belong in `args`.
  */
-const UNSAFE_COMMAND_CHAR = /[\s;&|`$()<>*?[\]{}~!#'"\\]/gu;
+export const UNSAFE_COMMAND_CHAR = /[\s;&|`$()<>*?[\]{}~!#'"\\]/gu;
 /** The same class, for a yes/no test (a global regex's `test` is stateful). */
 const HAS_UNSAFE_COMMAND_CHAR = new RegExp(UNSAFE_COMMAND_CHAR.source, "u");
 

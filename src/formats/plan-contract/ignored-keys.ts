@@ -21,6 +21,11 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
   timeout_ms: DEFAULT_TIMEOUT_MS,
 };
 
+/** The values a foreign `key` is ignored at (for the JSON Schema export). */
+export function ignorableValues(key: string): unknown[] {
+  return ["", [], ...(Object.hasOwn(DEFAULTS, key) ? [DEFAULTS[key]] : [])];
+}
+
 /** Each check key with the check types that define it. */
 const OWNERS = new Map<string, string[]>();
 for (const type of CHECK_TYPES) {

@@ -5,9 +5,9 @@ import type { At, JsonObject, JsonSink } from "../json-sink.js";
 import { QR_ITEM_KEYS, QR_KEYS } from "./keys.js";
 
 const PHASES: ReadonlySet<string> = new Set(QR_PHASES);
-const STATUSES: ReadonlySet<string> = new Set(["TODO", "PASS", "FAIL"]);
+export const STATUSES: ReadonlySet<string> = new Set(["TODO", "PASS", "FAIL"]);
 /** "QR iteration limit. Maximum 5 iterations per QR phase." (002, Invariants) */
-const MAX_ITERATION = 5;
+export const MAX_ITERATION = 5;
 const UNKNOWN = "a quality-review file";
 
 /**

@@ -4,7 +4,7 @@ import { type JsonObject, type JsonSink, keys } from "../json-sink.js";
 import { lineList, linePairs } from "./bounds.js";
 import { citationsIn, stringsIn } from "./citations.js";
 
-const PLAN_KEYS = keys("changes", "verification", "risks", "human_decisions_needed");
+export const PLAN_KEYS = keys("changes", "verification", "risks", "human_decisions_needed");
 
 /**
  * Parse a sealed plan artifact (`.workphase/<name>/plan.json`, 003's

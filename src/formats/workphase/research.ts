@@ -4,10 +4,16 @@ import { type At, type JsonObject, type JsonSink, keys } from "../json-sink.js";
 import { unsafePathReason } from "../paths.js";
 import { countProblems, lineList, linePairs, lineProblems } from "./bounds.js";
 
-const RESEARCH_KEYS = keys("findings", "relevant_code", "invariants", "dead_ends", "unknowns");
-const FINDING_KEYS = keys("id", "claim", "evidence", "confidence");
-const CODE_KEYS = keys("path", "why");
-const CONFIDENCES: ReadonlySet<string> = new Set(["fact", "inference", "assumption"]);
+export const RESEARCH_KEYS = keys(
+  "findings",
+  "relevant_code",
+  "invariants",
+  "dead_ends",
+  "unknowns",
+);
+export const FINDING_KEYS = keys("id", "claim", "evidence", "confidence");
+export const CODE_KEYS = keys("path", "why");
+export const CONFIDENCES: ReadonlySet<string> = new Set(["fact", "inference", "assumption"]);
 
 /**
  * "findingID is deliberately narrow. An id appears in plan prose as
