@@ -843,26 +843,10 @@ export function codeAppliesTo(kinds: string, kind: ContractKind): boolean {
   });
 }
 
-/**
- * Codes the table lists under `plan-contract` that other JSON kinds report
- * too: the shared JSON reader (`json-syntax`, `json-duplicate-key`), the typed
- * reads of json-sink.ts (`missing-key`, `wrong-type`) and the parsers' own
- * checks of allowed values and keys.
- */
-const SHARED_JSON = ["json-syntax", "json-duplicate-key", "missing-key", "wrong-type"] as const;
-const ALSO: Readonly<Partial<Record<ContractKind, readonly ProblemCode[]>>> = {
-  "planner-plan": [...SHARED_JSON, "invalid-value"],
-  "planner-context": SHARED_JSON,
-  "planner-qr": [...SHARED_JSON, "invalid-value"],
-  "workphase-research": [...SHARED_JSON, "unknown-key", "invalid-value"],
-  "workphase-plan": [...SHARED_JSON, "unknown-key"],
-};
-
 /** The codes `kind` can report, in the table's order, for one line of its section. */
 export function codesFor(kind: ContractKind): ProblemCode[] {
-  const also = new Set(ALSO[kind] ?? []);
-  return (Object.keys(PROBLEM_CODES) as ProblemCode[]).filter(
-    (c) => codeAppliesTo(PROBLEM_CODES[c].kinds, kind) || also.has(c),
+  return (Object.keys(PROBLEM_CODES) as ProblemCode[]).filter((c) =>
+    codeAppliesTo(PROBLEM_CODES[c].kinds, kind),
   );
 }
 

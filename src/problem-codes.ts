@@ -43,21 +43,21 @@ export const PROBLEM_CODES = {
     doc: "A regular expression (`pattern`, `expect_stdout_match`, `EXPECT: /re/`) does not compile.",
   },
 
-  // plan-contract: JSON and schema
+  // JSON and schema (plan-contract; the shared JSON reader for every JSON kind)
   "json-syntax": {
     severity: "error",
-    kinds: "plan-contract",
+    kinds: "all JSON",
     doc: "The file is not valid JSON (line and column of the first error).",
   },
   "json-duplicate-key": {
     severity: "error",
-    kinds: "plan-contract",
+    kinds: "all JSON",
     doc: "An object has the same key twice; the second would silently replace the first.",
   },
   "unknown-key": {
     severity: "error",
-    kinds: "plan-contract",
-    doc: "A key the v1 schema does not define (often a typo: a hint names the closest known key).",
+    kinds: "plan-contract, workphase-*",
+    doc: "A key the schema does not define (often a typo: a hint names the closest known key). Planner files warn instead (`planner-unknown-key`).",
   },
   "ignored-key": {
     severity: "warning",
@@ -69,15 +69,15 @@ export const PROBLEM_CODES = {
     kinds: "plan-contract",
     doc: "A path in `context_files` (advisory: no check reads it) is absolute or leaves the repository.",
   },
-  "missing-key": { severity: "error", kinds: "plan-contract", doc: "A required key is absent." },
+  "missing-key": { severity: "error", kinds: "all JSON", doc: "A required key is absent." },
   "wrong-type": {
     severity: "error",
-    kinds: "plan-contract",
+    kinds: "all JSON",
     doc: "A value has the wrong JSON type (e.g. a string where a number is required).",
   },
   "invalid-value": {
     severity: "error",
-    kinds: "plan-contract",
+    kinds: "plan-contract, planner-plan, planner-qr, workphase-research",
     doc: "A value has the right type but is not allowed (enum member, integer range, timestamp format, empty string).",
   },
   "unsupported-version": {
@@ -345,7 +345,7 @@ export const PROBLEM_CODES = {
   "legacy-research": {
     severity: "warning",
     kinds: "workphase-research",
-    doc: "A finding has no `id` and no `confidence` (the form sealed before ids existed); it is read as `legacy-<n>`, `inference`.",
+    doc: "A finding lacks `id` or `confidence` (the form sealed before ids existed); it is read as `legacy-<n>` and `inference`. Accepted only when the file is unchanged since the PR base (`legacy-research-changed`).",
   },
   "item-count": {
     severity: "error",
