@@ -2,8 +2,8 @@ import type { Severity } from "./model.js";
 
 /**
  * Every problem code contract-gate can report, with its severity and the one
- * line the README shows. Codes are stable: tools and people match on them.
- * A test checks that every code emitted is listed here and in the README.
+ * line docs/contracts.md shows. Codes are stable: tools and people match on them.
+ * A test checks that every code emitted is listed here and in docs/contracts.md.
  */
 export const PROBLEM_CODES = {
   // Input hygiene (every kind)
@@ -277,7 +277,7 @@ export const PROBLEM_CODES = {
     doc: "A criterion numbered like `4b.` or `2)`: ids are whole numbers followed by `.`.",
   },
 
-  // JSON kinds: which kind a file is (README: "Contract kinds")
+  // JSON kinds: which kind a file is (docs/contracts.md)
   "kind-mismatch": {
     severity: "error",
     kinds: "all JSON",

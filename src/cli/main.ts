@@ -137,7 +137,7 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
   return contracts.some(isInvalid) || blocked ? EXIT.failed : EXIT.ok;
 }
 
-/** The `validate --json` report (schemaVersion 1, documented in the README). */
+/** The `validate --json` report (schemaVersion 1, documented in docs/cli.md). */
 export function validateJson(contracts: readonly Contract[]) {
   return {
     schemaVersion: 1 as const,

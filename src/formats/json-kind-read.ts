@@ -116,7 +116,7 @@ export function unnamedJsonMismatch(path: string, bytes: Uint8Array): Contract |
     "kind-mismatch",
     { path, line: 1, column: 1 },
     `${path} is read as ${KIND_NAMES["plan-contract"]} (its name says no other kind) but has the shape of ${KIND_NAMES[shape.shape]}; it is read as neither`,
-    { hint: "name it as its kind expects (README: Contract kinds)" },
+    { hint: "name it as its kind expects (docs/contracts.md, Kinds and file names)" },
   );
   return { kind: "plan-contract", path, header: emptyHeader(path), criteria: [], problems: [p] };
 }

@@ -1,7 +1,7 @@
 import type { ContractKind } from "../model.js";
 import { jsonKindOf, PLANNER_GLOBS, WORKPHASE_GLOBS } from "./json-kinds.js";
 
-/** Default discovery globs, relative to the repository root (README: "Default globs"). */
+/** Default discovery globs, relative to the repository root (docs/contracts.md and the README's "Your first contract"). */
 export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ".planning/phase-*-contract.json",
   ".claude/tasks/contracts/**/*.md",

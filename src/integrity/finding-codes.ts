@@ -1,7 +1,7 @@
 /**
  * Every integrity finding contract-gate can report when a pull request changes
- * a contract, with whether it blocks and the one line the README shows. Codes
- * are stable: tools and people match on them (the README table is generated).
+ * a contract, with whether it blocks and the one line docs/integrity.md shows. Codes
+ * are stable: tools and people match on them (the docs/integrity.md table is generated).
  */
 export const FINDING_CODES = {
   // Markdown and JSON phase contracts (the planner and workphase kinds have their own rules below)
@@ -153,7 +153,7 @@ export const FINDING_CODES = {
 
 export type FindingCode = keyof typeof FINDING_CODES;
 
-/** The README's integrity finding table, generated so the docs cannot fall behind the code. */
+/** docs/integrity.md's finding table, generated so the docs cannot fall behind the code. */
 export function findingCodesTable(): string {
   const rows = Object.entries(FINDING_CODES).map(
     ([code, { blocking, kinds, doc }]) =>

@@ -1,7 +1,7 @@
 import { PROBLEM_CODES } from "../problem-codes.js";
 import { CREDENTIAL_ENV_RULES } from "../process/env.js";
 
-/** The README's problem-code table, generated so the docs cannot fall behind the code. */
+/** docs/contracts.md's problem-code table, generated so the docs cannot fall behind the code. */
 export function problemCodesTable(): string {
   const rows = Object.entries(PROBLEM_CODES).map(
     ([code, { severity, kinds, doc }]) => `| \`${code}\` | ${severity} | ${kinds} | ${doc} |`,
@@ -9,7 +9,7 @@ export function problemCodesTable(): string {
   return ["| code | severity | kind | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }
 
-/** The README's table of environment variables removed before any command runs. */
+/** docs/security.md's table of environment variables removed before any command runs. */
 export function credentialRulesTable(): string {
   const rows = CREDENTIAL_ENV_RULES.map((r) => `| ${r.match} | \`${r.pattern}\` | ${r.why} |`);
   return ["| match | name | why |", "|---|---|---|", ...rows].join("\n");

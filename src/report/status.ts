@@ -86,7 +86,7 @@ export function renderStatusText(
   return `${out.join("\n")}\n`;
 }
 
-/** The `status --json` report (schemaVersion 1, documented in the README). */
+/** The `status --json` report (schemaVersion 1, documented in docs/cli.md). */
 export function statusJson(
   contracts: readonly Contract[],
   recorded: ReadonlyMap<string, RecordedResults> = new Map(),
