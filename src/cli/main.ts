@@ -27,6 +27,7 @@ import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { runCommand } from "./run-command.js";
 import { findRoot, loadAll } from "./shared.js";
+import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
   root: { type: "string" },
@@ -44,7 +45,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (command === "help") return helpCommand(rest, io);
   if (command === "--version" || command === "-V") {
-    io.stdout("contract-gate 0.1.0\n");
+    io.stdout(`contract-gate ${VERSION}\n`);
     return EXIT.ok;
   }
   try {
