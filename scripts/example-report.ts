@@ -2,6 +2,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { INPUT_DEFAULTS } from "../src/action/inputs.js";
 import { discoverContracts } from "../src/discover.js";
 import { loadContract } from "../src/load.js";
 import { credentialFreeEnv } from "../src/process/env.js";
@@ -24,7 +25,7 @@ export async function exampleReport(): Promise<string> {
       env: credentialFreeEnv(process.env),
     });
     return renderMarkdown(summary, outcomes, {
-      title: "Contract Gate",
+      title: INPUT_DEFAULTS["check-name"],
       footer:
         "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
     });
