@@ -71,6 +71,20 @@ describe("did you mean", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr, args.join(" ")).toContain(`(did you mean ${meant}?)`);
     }
+    for (const [typo, meant] of [
+      ["--verison", "--version"],
+      ["--hlep", "--help"],
+      ["-v", "-V"],
+    ]) {
+      const r = await runCli([typo!], dir);
+      expect(r.code, typo).toBe(2);
+      expect(r.stderr, typo).toContain(`unknown option '${typo}' (did you mean '${meant}'?)`);
+    }
+    const before = await runCli(["--json", "validate"], dir);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toBe(
+      "contract-gate: unknown option '--json'\n  hint: a command's options follow it: contract-gate validate --json\n",
+    );
     const far = await runCli(["run", "--frobnicate"], dir);
     expect(far.stderr).toContain("Unknown option '--frobnicate'\n");
   });

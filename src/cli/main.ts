@@ -58,11 +58,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       case "refresh-hash":
         return await refreshHashCommand(rest, io);
       default:
-        return usage(
-          io,
-          `unknown command '${command}'${didYouMean(command, COMMANDS)}`,
-          "run 'contract-gate --help' for the commands",
-        );
+        return command.startsWith("-")
+          ? unknownTopOption(io, command, rest)
+          : usage(
+              io,
+              `unknown command '${command}'${didYouMean(command, COMMANDS)}`,
+              "run 'contract-gate --help' for the commands",
+            );
     }
   } catch (e) {
     if (e instanceof UsageError)
@@ -92,6 +94,24 @@ function helpCommand(args: readonly string[], io: CliIO): number {
   }
   io.stdout(text);
   return EXIT.ok;
+}
+
+/** The only options before a command; `-V` before `-h`, so `-v` (equally near both) suggests `-V`. */
+const TOP_OPTIONS = ["--version", "-V", "--help", "-h"];
+
+/**
+ * An option where the command belongs: a typo of a top-level option, or a
+ * command's option written before the command (`--json validate`).
+ */
+function unknownTopOption(io: CliIO, option: string, rest: readonly string[]): number {
+  const command = rest.find((w) => COMMANDS.includes(w));
+  return usage(
+    io,
+    `unknown option '${option}'${didYouMean(option, TOP_OPTIONS)}`,
+    command !== undefined
+      ? `a command's options follow it: contract-gate ${command} ${option}`
+      : "before a command only --help and --version are options; run 'contract-gate --help' for the commands",
+  );
 }
 
 function usage(io: CliIO, message: string, hint: string): number {
