@@ -192,6 +192,9 @@ function expectEverywhere(
     expect(text, surface).toContain("### Contract changes");
     expect(text, surface).toContain(listed);
   }
+  expect(g.r.stdout, "step log").toContain(
+    `${at.blocking ? "✘ blocking" : "! warning"}  ${at.path}:${found!.line}  ${code}  `,
+  );
 }
 
 /** No "Contract changes" section and no finding anywhere. */
@@ -201,6 +204,7 @@ function expectNoFinding(expect: ExpectStatic, g: Gate) {
   for (const text of [g.run.output.summary ?? "", g.comment, g.r.summary]) {
     expect(text).not.toContain("### Contract changes");
   }
+  expect(g.r.stdout).toMatch(/^Contract changes against the merge base \w+\n {2}none$/m);
 }
 
 describe("the planner and workphase base rules through the bundled action (issue 13)", {
@@ -373,5 +377,13 @@ describe("the planner and workphase base rules through the bundled action (issue
     });
     expect(edited.r.code).toBe(1);
     expect(edited.run.conclusion).toBe("failure");
+
+    // Control: the PR gives the findings ids and confidences — an upgrade, accepted.
+    const upgraded = await gate(expect, base, {
+      [LEGACY]: fixture("legacy-research/twin/.workphase/auth/research.json"),
+    });
+    expectNoFinding(expect, upgraded);
+    expect(upgraded.r.code).toBe(0);
+    expect(upgraded.report.contracts.flatMap((c) => c.problems)).toEqual([]);
   });
 });
