@@ -2,6 +2,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { INPUT_DEFAULTS } from "../src/action/inputs.js";
 import { discoverContracts } from "../src/discover.js";
 import { loadContract } from "../src/load.js";
 import { credentialFreeEnv } from "../src/process/env.js";
@@ -39,7 +40,7 @@ export async function runDemo(): Promise<DemoRun> {
 export async function exampleReport(): Promise<string> {
   const { summary, contracts } = await runDemo();
   return renderMarkdown(summary, contracts, {
-    title: "Contract Gate",
+    title: INPUT_DEFAULTS["check-name"],
     footer:
       "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
   });

@@ -1,10 +1,11 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { INPUT_DEFAULTS } from "../src/action/inputs.js";
 import { didYouMean, positiveInt } from "../src/cli/args.js";
 import { COMMAND_HELP, MAIN_HELP } from "../src/cli/help.js";
 import { runCli } from "./helpers/cli.js";
-import { tempDir, writeTree } from "./helpers/tmp.js";
+import { copyTree, tempDir, writeTree } from "./helpers/tmp.js";
 
 const COMMANDS = ["validate", "status", "run", "refresh-hash"];
 
@@ -70,6 +71,20 @@ describe("did you mean", () => {
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr, args.join(" ")).toContain(`(did you mean ${meant}?)`);
     }
+    for (const [typo, meant] of [
+      ["--verison", "--version"],
+      ["--hlep", "--help"],
+      ["-v", "-V"],
+    ]) {
+      const r = await runCli([typo!], dir);
+      expect(r.code, typo).toBe(2);
+      expect(r.stderr, typo).toContain(`unknown option '${typo}' (did you mean '${meant}'?)`);
+    }
+    const before = await runCli(["--json", "validate"], dir);
+    expect(before.code).toBe(2);
+    expect(before.stderr).toBe(
+      "contract-gate: unknown option '--json'\n  hint: a command's options follow it: contract-gate validate --json\n",
+    );
     const far = await runCli(["run", "--frobnicate"], dir);
     expect(far.stderr).toContain("Unknown option '--frobnicate'\n");
   });
@@ -172,5 +187,29 @@ describe("refresh-hash names the paths it looked at", () => {
       root,
     );
     expect(ok.code).toBe(0);
+  });
+});
+
+/** The markdown headings (`#` lines outside code fences), in order. */
+function headings(markdown: string): string[] {
+  let fence = false;
+  return markdown.split("\n").filter((line) => {
+    if (/^(`{3,}|~{3,})/.test(line)) fence = !fence;
+    return !fence && /^#{1,6} /.test(line);
+  });
+}
+
+describe("run --markdown and the documented sample", () => {
+  it("has the sample's title and headings: the action's check-run name, the same levels", {
+    timeout: 60_000,
+  }, async () => {
+    // docs/example-report.md is the demo's report as the action renders it (scripts/example-report.ts).
+    const sample = readFileSync(join(import.meta.dirname, "../docs/example-report.md"), "utf8");
+    const root = copyTree(join(import.meta.dirname, "../examples/demo"));
+    const r = await runCli(["run", "--no-write", "--markdown", "--root", root], root);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe(`## ❌ ${INPUT_DEFAULTS["check-name"]}: failure`);
+    expect(headings(r.stdout)).toEqual(headings(sample));
+    expect(headings(sample).length).toBeGreaterThan(10);
   });
 });

@@ -462,7 +462,7 @@ describe("run --base surfaces", () => {
       root,
     );
     const lines = md.stdout.split("\n");
-    expect(lines[0]).toBe("## ❌ contract-gate: failure");
+    expect(lines[0]).toBe("## ❌ Contract Gate: failure");
     // First under the heading, below only a sandbox warning (a `>` block) when there is one.
     expect(lines.filter((l) => l !== "" && !l.startsWith(">"))[1]).toBe("### Contract changes");
     expect(md.stdout).toContain("```diff\n  - app_metadata'->>'role'\n  + app_metadata\n  ```");

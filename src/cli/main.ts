@@ -27,6 +27,7 @@ import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { runCommand } from "./run-command.js";
 import { findRoot, loadAll } from "./shared.js";
+import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
   root: { type: "string" },
@@ -44,7 +45,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (command === "help") return helpCommand(rest, io);
   if (command === "--version" || command === "-V") {
-    io.stdout("contract-gate 0.1.0\n");
+    io.stdout(`contract-gate ${VERSION}\n`);
     return EXIT.ok;
   }
   try {
@@ -57,11 +58,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       case "refresh-hash":
         return await refreshHashCommand(rest, io);
       default:
-        return usage(
-          io,
-          `unknown command '${command}'${didYouMean(command, COMMANDS)}`,
-          "run 'contract-gate --help' for the commands",
-        );
+        return command.startsWith("-")
+          ? unknownTopOption(io, command, rest)
+          : usage(
+              io,
+              `unknown command '${command}'${didYouMean(command, COMMANDS)}`,
+              "run 'contract-gate --help' for the commands",
+            );
     }
   } catch (e) {
     if (e instanceof UsageError)
@@ -91,6 +94,24 @@ function helpCommand(args: readonly string[], io: CliIO): number {
   }
   io.stdout(text);
   return EXIT.ok;
+}
+
+/** The only options before a command; `-V` before `-h`, so `-v` (equally near both) suggests `-V`. */
+const TOP_OPTIONS = ["--version", "-V", "--help", "-h"];
+
+/**
+ * An option where the command belongs: a typo of a top-level option, or a
+ * command's option written before the command (`--json validate`).
+ */
+function unknownTopOption(io: CliIO, option: string, rest: readonly string[]): number {
+  const command = rest.find((w) => COMMANDS.includes(w));
+  return usage(
+    io,
+    `unknown option '${option}'${didYouMean(option, TOP_OPTIONS)}`,
+    command !== undefined
+      ? `a command's options follow it: contract-gate ${command} ${option}`
+      : "before a command only --help and --version are options; run 'contract-gate --help' for the commands",
+  );
 }
 
 function usage(io: CliIO, message: string, hint: string): number {

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { INPUT_DEFAULTS } from "../action/inputs.js";
 import { UsageError } from "../discover.js";
 import { cliIntegrity } from "../integrity/cli-base.js";
 import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
@@ -170,7 +171,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(
       renderMarkdown({ ...result.summary, conclusion }, result.contracts, {
         budget,
-        title: "contract-gate",
+        // The action's check-run name: the same report reads the same wherever it is rendered.
+        title: INPUT_DEFAULTS["check-name"],
         sandbox: shown,
         preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
       }),
