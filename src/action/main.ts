@@ -27,7 +27,7 @@ import { type ActionSettings, parseInputs } from "./inputs.js";
 import { selectChanged } from "./select.js";
 import { checkRunNotCompleted } from "./stuck-check-run.js";
 import { commandPolicy, untrustedWarning } from "./trust.js";
-import { bindToTriggeringRun } from "./workflow-run.js";
+import { bindToTriggeringRun, notPullRequestRun } from "./workflow-run.js";
 
 /** What the action needs from the runner; the only implementation over @actions/core is core-io.ts. */
 export interface ActionIO {
@@ -80,6 +80,14 @@ export async function runAction({
   sandboxHost,
   protect,
 }: ActionDeps): Promise<void> {
+  const runner = readRunnerEnv(env);
+  const payload = readPayload(runner.eventPath);
+  // Before the inputs: after a push's run, stage 2's pr-number is rightly empty.
+  const standDown = runner.eventName === "workflow_run" ? notPullRequestRun(payload) : undefined;
+  if (standDown !== undefined) {
+    (io.notice ?? io.info)(`contract-gate: ${standDown}`);
+    return;
+  }
   const parsed = parseInputs((n) => io.getInput(n), env);
   if (!parsed.ok) {
     io.setFailed(`contract-gate: invalid inputs:\n- ${parsed.errors.join("\n- ")}`);
@@ -87,11 +95,10 @@ export async function runAction({
   }
   const settings = parsed.settings;
   io.setSecret(settings.githubToken);
-  const runner = readRunnerEnv(env);
 
   let target: Target;
   try {
-    target = resolveTarget(runner, readPayload(runner.eventPath), settings);
+    target = resolveTarget(runner, payload, settings);
   } catch (e) {
     io.setFailed((e as Error).message);
     return;
@@ -417,7 +424,7 @@ export async function runAction({
       forkPullRequest && error.failure === "forbidden"
         ? "contract-gate: this token cannot write check runs or comments (a fork's pull_request token is read-only). " +
             `The verdict is in the job summary and this step's status${annotated}` +
-            " To get the check run and comment on fork PRs, use the two-stage setup in the README: " +
+            " To get the check run and comment on fork PRs, use the two-stage setup in the README (docs/forks.md): " +
             "a pull_request job saves the PR number, a workflow_run job re-runs the gate with pr-number and posts them."
         : `contract-gate: could not ${doing}: ${error.message} ` +
             (checkRunPosted
