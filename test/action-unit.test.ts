@@ -232,6 +232,11 @@ describe("resolveTarget / isUntrusted", () => {
       ),
     ]);
     expect(bad.errors[0]).toContain("if: always()");
+    const long = inputs(
+      { "github-token": "t", "pr-number": `7${"x".repeat(500)}` },
+      { GITHUB_EVENT_NAME: "workflow_run" },
+    );
+    expect(long.ok || long.errors[0]).toContain(`'7${"x".repeat(39)}…', not a pull request number`);
     const dispatch = inputs(
       { "github-token": "t", "pr-number": "7abc" },
       { GITHUB_EVENT_NAME: "workflow_dispatch" },

@@ -81,10 +81,12 @@ export function notPullRequestRun(payload: unknown): string | undefined {
  * `value`: what the input held ("" when empty).
  */
 export function prNumberAdvice(value: string): string {
+  // The artifact is the fork's to write: quote enough of it to recognise, not all of it.
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   const what =
     value === ""
       ? "On workflow_run the pr-number input is empty"
-      : `On workflow_run the pr-number input is '${value}', not a pull request number such as 42`;
+      : `On workflow_run the pr-number input is '${shown}', not a pull request number such as 42`;
   return (
     `${what}. Stage 2 takes it from the 'pr-number' artifact that stage 1 (the pull_request workflow) uploads. ` +
     "Fix the workflows as in docs/forks.md: in stage 1, write the PR number to pr-number.txt and upload it with " +
