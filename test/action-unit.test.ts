@@ -13,6 +13,7 @@ import { INPUT_DEFAULTS, parseInputs } from "../src/action/inputs.js";
 import { type ActionIO, runAction } from "../src/action/main.js";
 import { runPost } from "../src/action/post.js";
 import { selectChanged } from "../src/action/select.js";
+import { notPullRequestRun } from "../src/action/workflow-run.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
 import {
   type Annotation,
@@ -184,7 +185,10 @@ describe("resolveTarget / isUntrusted", () => {
   it("workflow_run needs pr-number and the triggering run's facts", () => {
     const r = { ...RUNNER, eventName: "workflow_run" };
     const p = examplePayload("workflow_run", "completed");
-    expect(() => resolveTarget(r, p, { prNumber: undefined })).toThrow(/set the pr-number input/);
+    p.workflow_run.event = "pull_request";
+    expect(() => resolveTarget(r, p, { prNumber: undefined })).toThrow(
+      /pr-number input is empty\. Stage 2 takes it from the 'pr-number' artifact/,
+    );
     expect(resolveTarget(r, p, { prNumber: 3 })).toMatchObject({
       number: 3,
       privileged: true,
@@ -195,6 +199,51 @@ describe("resolveTarget / isUntrusted", () => {
     });
     // Without them nothing binds pr-number: refused.
     expect(() => resolveTarget(r, {}, { prNumber: 3 })).toThrow(/cannot bind pr-number/);
+  });
+
+  it("workflow_run: only a pull request's or a review's run is gated; others stand down, naming the event", () => {
+    const run = (event: unknown) => ({ workflow_run: { event } });
+    expect(notPullRequestRun(run("pull_request"))).toBeUndefined();
+    expect(notPullRequestRun(run("pull_request_review"))).toBeUndefined();
+    for (const event of ["push", "merge_group", "workflow_dispatch", "pull_request_target"]) {
+      expect(notPullRequestRun(run(event))).toContain(
+        `started by '${event}', not by a pull request`,
+      );
+    }
+    // No event at all is not a stand-down: readTriggeringRun then refuses the payload (fail closed).
+    expect(notPullRequestRun({})).toBeUndefined();
+    expect(notPullRequestRun(run(7))).toBeUndefined();
+    const r = { ...RUNNER, eventName: "workflow_run" };
+    const p = examplePayload("workflow_run", "completed");
+    delete (p.workflow_run as { event?: string }).event;
+    expect(() => resolveTarget(r, p, { prNumber: 3 })).toThrow(/no usable workflow_run\.event/);
+  });
+
+  it("workflow_run: a pr-number that is not a number names the stage-1 artifact; other events keep the plain message", () => {
+    const bad = inputs(
+      { "github-token": "t", "pr-number": "7abc" },
+      { GITHUB_EVENT_NAME: "workflow_run" },
+    );
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors).toEqual([
+      expect.stringContaining(
+        "On workflow_run the pr-number input is '7abc', not a pull request number such as 42. Stage 2 takes it from the 'pr-number' artifact",
+      ),
+    ]);
+    expect(bad.errors[0]).toContain("if: always()");
+    const long = inputs(
+      { "github-token": "t", "pr-number": `7${"x".repeat(500)}` },
+      { GITHUB_EVENT_NAME: "workflow_run" },
+    );
+    expect(long.ok || long.errors[0]).toContain(`'7${"x".repeat(39)}…', not a pull request number`);
+    const dispatch = inputs(
+      { "github-token": "t", "pr-number": "7abc" },
+      { GITHUB_EVENT_NAME: "workflow_dispatch" },
+    );
+    expect(dispatch.ok || dispatch.errors).toEqual([
+      "Input 'pr-number' is '7abc'. Expected a pull request number such as 42.",
+    ]);
   });
 
   it("push: the pushed sha; a branch deletion (all zeros) falls back to GITHUB_SHA", () => {

@@ -1,5 +1,5 @@
 /**
- * Fork pull requests through the README's two-stage setup, end to end:
+ * Fork pull requests through the two-stage setup of docs/forks.md, end to end:
  * `dist/index.js` against the API stand-in with `workflow_run` payloads from
  * @octokit/webhooks-examples. Each attack runs beside its positive control.
  */
@@ -88,6 +88,59 @@ const report = (r: ActionResult) => JSON.parse(readFileSync(r.outputs.report!, "
 const status = (r: ActionResult) => report(r).contracts[0]!.criteria[0]!.status;
 
 describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 }, () => {
+  describe("stage 2 gates only a pull request's run, and needs its pr-number", () => {
+    it("after a push's run it stands down with a notice naming the event and posts nothing; after a PR's run (control) it posts", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr();
+      const push = workflowRunPayload(repo, { fork: true, event: "push" });
+      // What a stage 2 without the job's `if:` passes after a push: no artifact, so no number.
+      for (const prNumber of ["", String(PR_NUMBER)]) {
+        const r = await stage2(repo, gh, { payload: push, inputs: { "pr-number": prNumber } });
+        expect(r.code, r.stdout).toBe(0);
+        expect(messages(r, "notice").join("\n")).toContain(
+          "the run that triggered this workflow_run was started by 'push', not by a pull request: nothing to gate, nothing was posted",
+        );
+        expect(messages(r, "error")).toEqual([]);
+        expect(r.outputs).toEqual({});
+      }
+      expect(writes(gh)).toEqual([]);
+      for (const event of ["pull_request", "pull_request_review"]) {
+        const ok = await stage2(repo, gh, {
+          payload: workflowRunPayload(repo, { fork: true, event }),
+        });
+        expect(ok.code, ok.stdout).toBe(0);
+        expect(messages(ok, "notice")).toEqual([]);
+      }
+      expect(gh.repo(REPO).checkRuns.map((c) => c.conclusion)).toEqual(["success", "success"]);
+      await finish(gh, expect);
+    });
+
+    it("a missing or mangled pr-number fails naming the stage-1 artifact and the fix, without a stack trace", async ({
+      expect,
+    }) => {
+      const { repo, gh } = await forkPr();
+      for (const [prNumber, says] of [
+        ["", "On workflow_run the pr-number input is empty."],
+        ["7; echo", "On workflow_run the pr-number input is '7; echo', not a pull request number"],
+      ] as const) {
+        const r = await stage2(repo, gh, { inputs: { "pr-number": prNumber } });
+        expect(r.code).toBe(1);
+        const error = messages(r, "error").join("\n");
+        expect(error).toContain(says);
+        expect(error).toContain("Stage 2 takes it from the 'pr-number' artifact that stage 1");
+        expect(error).toContain("`if: always()`");
+        expect(`${r.stdout}${r.stderr}`).not.toMatch(/^\s+at /m);
+      }
+      expect(writes(gh)).toEqual([]);
+      // Control: the artifact's number is gated and posted.
+      const ok = await stage2(repo, gh);
+      expect(ok.code, ok.stdout).toBe(0);
+      expect(gh.repo(REPO).checkRuns).toHaveLength(1);
+      await finish(gh, expect);
+    });
+  });
+
   describe("stage 2 is bound to the run that triggered it", () => {
     it("positive control: the run's head sha, head repository and an open PR: gated and posted", async ({
       expect,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import * as core from "@actions/core";
-import type { ActionIO } from "./main.js";
+import type { ActionIO } from "./io.js";
 import type { PostIO } from "./post.js";
 
 /** The one place that talks to the runner through @actions/core. */

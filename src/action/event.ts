@@ -1,5 +1,5 @@
 import type { ActionSettings } from "./inputs.js";
-import { readTriggeringRun, type TriggeringRun } from "./workflow-run.js";
+import { prNumberAdvice, readTriggeringRun, type TriggeringRun } from "./workflow-run.js";
 
 /** The workflow run's facts the action needs, read once from the runner's environment. */
 export interface RunnerEnv {
@@ -117,23 +117,28 @@ export function resolveTarget(
         event: runner.eventName,
       };
     }
+    case "workflow_run": {
+      // The second stage of the fork setup (docs/forks.md): it learns the PR from pr-number.
+      const triggeringRun = readTriggeringRun(payload);
+      if (settings.prNumber === undefined) throw new Error(prNumberAdvice(""));
+      // The repository's own workflow, with its token and secrets.
+      return {
+        kind: "pull-request",
+        number: settings.prNumber,
+        privileged: true,
+        event: runner.eventName,
+        triggeringRun,
+      };
+    }
     case "workflow_dispatch":
-    case "workflow_run":
-      // workflow_run is the second stage of the fork setup (README): it learns the PR from pr-number.
       if (settings.prNumber !== undefined) {
-        // Both run the repository's own workflow with its token and secrets.
+        // The repository's own workflow, with its token and secrets.
         return {
           kind: "pull-request",
           number: settings.prNumber,
           privileged: true,
           event: runner.eventName,
-          ...(runner.eventName === "workflow_run" && {
-            triggeringRun: readTriggeringRun(payload),
-          }),
         };
-      }
-      if (runner.eventName === "workflow_run") {
-        throw new Error("On workflow_run, set the pr-number input (see the README's fork setup).");
       }
       return { kind: "commit", sha: runner.sha, event: runner.eventName };
     case "push":

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { DEFAULT_CHECK_MEMORY_MB, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
+import { prNumberAdvice } from "./workflow-run.js";
 
 export const UNTRUSTED_COMMANDS = ["sandbox", "block", "skip", "run"] as const;
 export type UntrustedCommands = (typeof UNTRUSTED_COMMANDS)[number];
@@ -14,7 +15,7 @@ export interface ActionSettings {
   contracts: string[];
   /** `changed`: contracts the PR touches; `all`: every contract. Events without a PR use `all`. */
   scope: "changed" | "all";
-  /** For `workflow_dispatch`: the pull request to gate. */
+  /** For `workflow_dispatch` and `workflow_run` (the fork setup's stage 2): the pull request to gate. */
   prNumber: number | undefined;
   /** Name of the check run: what branch protection requires. */
   checkName: string;
@@ -118,6 +119,7 @@ export function parseInputs(
   let prNumber: number | undefined;
   if (prRaw !== "") {
     if (/^[1-9]\d*$/.test(prRaw)) prNumber = Number(prRaw);
+    else if (env.GITHUB_EVENT_NAME === "workflow_run") errors.push(prNumberAdvice(prRaw));
     else errors.push(`Input 'pr-number' is '${prRaw}'. Expected a pull request number such as 42.`);
   }
   const checkName = raw("check-name");

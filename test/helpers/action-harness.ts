@@ -351,12 +351,16 @@ export function workflowRunPayload(
     headBranch?: string;
     headRepo?: string;
     pullNumbers?: number[];
+    /** `workflow_run.event`: what started the triggering run (default `pull_request`). */
+    event?: string;
   } = {},
 ): unknown {
-  // The example with a linked pull request: its shape is what GitHub sends.
+  // A real completed run: its shape is what GitHub sends.
   const p = examplePayload("workflow_run", "completed", { owner: OWNER, repo: NAME });
   const run = p.workflow_run as unknown as Record<string, unknown>;
   const headRepo = opts.headRepo ?? (opts.fork ? FORK : REPO);
+  // The examples' runs come from workflow_dispatch and repository_dispatch; stage 1 is a PR's run.
+  run.event = opts.event ?? "pull_request";
   run.head_sha = opts.headSha ?? repo.head;
   run.head_branch = opts.headBranch ?? "feature";
   run.head_repository = {

@@ -1,0 +1,143 @@
+import { relative, sep } from "node:path";
+import { discoverContracts } from "../discover.js";
+import type { ChangedFile, GitHubApi } from "../github/types.js";
+import type { RunnerEnv, Target } from "./event.js";
+import { gitChangedFiles } from "./git.js";
+import type { Gated } from "./head.js";
+import type { ActionSettings } from "./inputs.js";
+import { type ActionIO, StopRun } from "./io.js";
+import { selectChanged } from "./select.js";
+
+/** Which contracts this run gates, and what the PR did to the others. */
+export interface Scope {
+  /** The working directory: contract paths are relative to it. */
+  root: string;
+  /** The working directory relative to the repository root ("" when the same). */
+  prefix: string;
+  /** Every contract the globs match. */
+  discovered: string[];
+  /** The PR's changed files (repository-relative); empty without a PR. */
+  changed: ChangedFile[];
+  /** The contracts to run. */
+  paths: string[];
+  /** Contracts the PR (or the queued commit) deleted or renamed away. */
+  removed: string[];
+  /** Contract paths that are no longer regular files at head. */
+  notFiles: string[];
+  /** Set when the globs match no file at all: the first line of every surface. */
+  noMatch: string | undefined;
+}
+
+/**
+ * Stage 3: discover the contracts and select those in scope — the ones the
+ * PR (or the queued commit) touches under `scope: changed`, else all. Throws
+ * StopRun when the changed files cannot be found.
+ */
+export async function collectContracts(args: {
+  api: GitHubApi;
+  io: ActionIO;
+  runner: RunnerEnv;
+  settings: ActionSettings;
+  gated: Gated;
+}): Promise<Scope> {
+  try {
+    return await collect(args);
+  } catch (e) {
+    throw new StopRun(`contract-gate: ${(e as Error).message}`);
+  }
+}
+
+async function collect({
+  api,
+  io,
+  runner,
+  settings,
+  gated: { target, headSha },
+}: Parameters<typeof collectContracts>[0]): Promise<Scope> {
+  const root = settings.workingDirectory;
+  const prefix = repoPrefix(runner.workspace ?? root, root);
+  let removed: string[] = [];
+  let notFiles: string[] = [];
+  let noMatch: string | undefined;
+  let paths: string[];
+  const discovered = await discoverContracts({ root, globs: settings.contracts });
+  // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
+  if (discovered.length === 0) {
+    noMatch = noMatchMessage(settings.contracts);
+    io.warning(`contract-gate: ${noMatch}`);
+  }
+  const changed = target.kind === "pull-request" ? await changedFiles(api, target, root, io) : [];
+  if (target.kind === "pull-request" && settings.scope === "changed") {
+    ({
+      selected: paths,
+      removed,
+      notFiles,
+    } = selectChanged(discovered, changed, settings.contracts, prefix));
+    io.info(
+      `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
+    );
+    if (notFiles.length > 0) {
+      io.warning(
+        `contract-gate: no longer regular files at head, so nothing of them runs: ${notFiles.join(", ")}.`,
+      );
+    }
+  } else {
+    paths = discovered;
+    io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
+  }
+  if (
+    target.kind === "commit" &&
+    target.changedSince !== undefined &&
+    settings.scope === "changed"
+  ) {
+    // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
+    const queued = await gitChangedFiles(root, target.changedSince, headSha);
+    ({
+      selected: paths,
+      removed,
+      notFiles,
+    } = selectChanged(discovered, queued, settings.contracts, prefix));
+    io.info(
+      `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
+    );
+  }
+  return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch };
+}
+
+/** The first line of every surface when the `contracts` globs match nothing at all. */
+export function noMatchMessage(globs: readonly string[]): string {
+  const listed = globs.map((g) => `\`${g}\``).join(", ");
+  return `The globs ${listed} match no file in the repository — check the \`contracts\` input.`;
+}
+
+/** Working directory relative to the repository root, "" when they are the same. */
+function repoPrefix(workspace: string, root: string): string {
+  const rel = relative(workspace, root);
+  return rel === "" || rel.startsWith("..") ? "" : rel.split(sep).join("/");
+}
+
+/** The PR's changed files: the API, or git when the API's 3,000-file cap cut the list. */
+async function changedFiles(
+  api: GitHubApi,
+  target: Extract<Target, { kind: "pull-request" }>,
+  root: string,
+  io: ActionIO,
+): Promise<ChangedFile[]> {
+  let files: ChangedFile[] | undefined;
+  try {
+    files = await api.listPullFiles(target.number);
+  } catch (e) {
+    io.warning(
+      `contract-gate: listing the PR's files failed (${(e as Error).message}); using git instead.`,
+    );
+  }
+  let count = target.changedFiles;
+  if (count === undefined && files !== undefined) {
+    count = (await api.getPull(target.number).catch(() => undefined))?.changedFiles;
+  }
+  if (files !== undefined && (count === undefined || files.length >= count)) return files;
+  io.info(
+    `The PR changes ${count ?? "an unknown number of"} files; the API listed ${files?.length ?? 0}. Using git diff.`,
+  );
+  return gitChangedFiles(root, target.baseSha!, target.headSha!);
+}

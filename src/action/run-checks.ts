@@ -1,0 +1,77 @@
+import type { Contract } from "../model.js";
+import { credentialFreeEnv } from "../process/env.js";
+import { type EngineResult, runContracts } from "../run/engine.js";
+import { describeSandbox } from "../sandbox/describe.js";
+import { openSandbox, type SandboxInfo } from "../sandbox/index.js";
+import { isUntrusted, type Target } from "./event.js";
+import type { ActionSettings } from "./inputs.js";
+import type { ActionIO } from "./io.js";
+import { commandPolicy, untrustedWarning } from "./trust.js";
+
+/** What the checks returned, and the sandbox they ran in (every surface names it). */
+export interface ChecksRun {
+  result: EngineResult;
+  sandbox: SandboxInfo;
+  sandboxText: ReturnType<typeof describeSandbox>;
+}
+
+/**
+ * Stage 6: open the sandbox, decide what untrusted code's commands get
+ * (trust.ts), and run every contract's checks. The sandbox is closed however
+ * the engine ends.
+ */
+export async function runChecks(args: {
+  io: ActionIO;
+  env: NodeJS.ProcessEnv;
+  settings: ActionSettings;
+  target: Target;
+  contracts: readonly Contract[];
+  /** How to start the sandbox host; none: no sandbox. */
+  sandboxHost: readonly string[] | undefined;
+  /** The action's own files: read-only for commands. */
+  protect: readonly string[] | undefined;
+}): Promise<ChecksRun> {
+  const { io, env, settings, target, contracts, sandboxHost, protect } = args;
+  const untrusted = isUntrusted(target);
+  const sandbox = await openSandbox({
+    mode: settings.sandbox,
+    root: settings.workingDirectory,
+    env,
+    hostCommand: sandboxHost,
+    memoryMb: settings.checkMemoryMb,
+    ...(protect && { protect }),
+  });
+  const sandboxText = describeSandbox(sandbox.info);
+  io.info(sandboxText.line);
+  if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+  const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+  if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
+
+  let lastProgress = Date.now();
+  try {
+    const result = await runContracts(contracts, {
+      root: settings.workingDirectory,
+      maxParallel: settings.maxParallel,
+      requireOracles: settings.requireOracles,
+      oracleTimeoutMs: settings.timeoutSeconds * 1000,
+      regexTimeoutMs: 10_000,
+      env: credentialFreeEnv(env),
+      runProcess: sandbox.run,
+      commands,
+      ...(settings.untrustedCommands === "sandbox" &&
+        commands === "block" && {
+          commandsSetting: "untrusted-commands: sandbox, and no sandbox boundary is active",
+        }),
+      onProgress: (p) => {
+        if (Date.now() - lastProgress < 10_000 && p.done < p.total) return;
+        lastProgress = Date.now();
+        io.info(
+          `[${p.done}/${p.total}] checks done${p.running.length ? `; running ${p.running.length}` : ""}`,
+        );
+      },
+    });
+    return { result, sandbox: sandbox.info, sandboxText };
+  } finally {
+    sandbox.close();
+  }
+}
