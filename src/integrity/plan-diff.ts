@@ -153,8 +153,14 @@ function diffPlan(base: unknown, head: unknown): Change[] {
       anchor: { task: ht.id },
     });
   }
-  // generated_by and version have findings of their own.
-  const top = changedKeys(asObj(base), asObj(head), ["tasks", "generated_by", "version"]);
+  // generated_by and version have findings of their own; `$schema` only points an
+  // editor at the JSON Schema (the gate never reads it), so adding it is no edit.
+  const top = changedKeys(asObj(base), asObj(head), [
+    "tasks",
+    "generated_by",
+    "version",
+    "$schema",
+  ]);
   if (top.length > 0) {
     out.push({
       subject: "contract",
