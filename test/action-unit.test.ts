@@ -724,7 +724,7 @@ describe("runAction (in-process, fake API)", () => {
     });
     const red = await inProcess(RED, api);
     expect(red.outputs.conclusion).toBe("failure");
-    expect(red.failed).toEqual([expect.stringContaining("1 blocking of 1 criteria")]);
+    expect(red.failed).toEqual([expect.stringContaining("1 blocking of 1 criterion")]);
     expect(red.warnings).toEqual([
       expect.stringMatching(
         /the check run \S+ could not be completed: PATCH failed with 500 — re-run this job$/,

@@ -271,7 +271,7 @@ describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 },
       expect(gh.repo(REPO).checkRuns).toMatchObject([
         {
           conclusion: "neutral",
-          output: { title: "0 of 1 criteria met — 1 command from a fork not run" },
+          output: { title: "0 of 1 criterion met — 1 command from a fork not run" },
         },
       ]);
       await finish(gh, expect);

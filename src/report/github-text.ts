@@ -1,4 +1,5 @@
 import type { RunSummary } from "../verdict.js";
+import { criteriaCount } from "./problems-text.js";
 
 /** Check-run title: `3 blocking of 24 criteria — 2 unmet, 1 abandoned`. At most 255 characters? No limit is documented; keep it short. */
 export function checkRunTitle(
@@ -18,15 +19,15 @@ export function checkRunTitle(
       const n = refused[kind];
       if (n > 0) parts.push(`${n} ${kind} contract${n === 1 ? "" : "s"}`);
     }
-    return `${c.blocking} blocking of ${c.criteria} criteria — ${parts.join(", ")}`;
+    return `${c.blocking} blocking of ${criteriaCount(c.criteria)} — ${parts.join(", ")}`;
   }
   const manual = c.manual > 0 ? `, ${c.manual} manual` : "";
   const skipped = refused.skippedCommands ?? 0;
   if (summary.conclusion === "neutral" && skipped > 0) {
     // Never read as green: say what was not decided.
-    return `${c.met} of ${c.criteria} criteria met${manual} — ${skipped} command${skipped === 1 ? "" : "s"} from a fork not run`;
+    return `${c.met} of ${criteriaCount(c.criteria)} met${manual} — ${skipped} command${skipped === 1 ? "" : "s"} from a fork not run`;
   }
-  return `${c.met} of ${c.criteria} criteria met${manual} — nothing blocks`;
+  return `${c.met} of ${criteriaCount(c.criteria)} met${manual} — nothing blocks`;
 }
 
 /** The hidden markers of the sticky comment: which gate wrote it, and for which head. */

@@ -2,6 +2,7 @@ import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } f
 import { CRITERION_STATUSES } from "../verdict.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
 import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
+import { criteriaCount } from "./problems-text.js";
 
 /** GitHub's limit for a check run's `summary`/`text` and a comment body. */
 export const DEFAULT_MARKDOWN_BUDGET = 65_535;
@@ -101,7 +102,7 @@ export function countsLine(summary: RunSummary): string {
   const lead =
     c.contracts === 0
       ? "No contracts in scope"
-      : `**${c.blocking} blocking** of ${c.criteria} criteria in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}`;
+      : `**${c.blocking} blocking** of ${criteriaCount(c.criteria)} in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}`;
   return parts.length ? `${lead} — ${parts.join(" · ")}` : lead;
 }
 

@@ -54,3 +54,8 @@ export function renderValidateText(contracts: readonly Contract[], paint: Paint)
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
+
+/** `1 criterion`, `3 criteria`: the one irregular plural every surface counts. */
+export function criteriaCount(n: number): string {
+  return `${n} ${n === 1 ? "criterion" : "criteria"}`;
+}

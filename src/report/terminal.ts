@@ -2,7 +2,7 @@ import type { ContractOutcome, CriterionStatus, RunSummary } from "../verdict.js
 import { CRITERION_STATUSES } from "../verdict.js";
 import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 import type { Paint } from "./paint.js";
-import { formatProblem } from "./problems-text.js";
+import { criteriaCount, formatProblem } from "./problems-text.js";
 
 const SYMBOL: Record<CriterionStatus, string> = {
   met: "✔",
@@ -79,6 +79,6 @@ export function finalLine(summary: RunSummary, paint: Paint): string {
   const what =
     c.contracts === 0
       ? "no contracts"
-      : `${c.criteria} criteria in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}${counts.length ? ` (${counts.join(", ")})` : ""}, ${c.blocking} blocking`;
+      : `${criteriaCount(c.criteria)} in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}${counts.length ? ` (${counts.join(", ")})` : ""}, ${c.blocking} blocking`;
   return `${what} — ${conclusion}`;
 }
