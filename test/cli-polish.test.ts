@@ -20,6 +20,8 @@ describe("help", () => {
     const general = await runCli(["help"], tempDir());
     expect(general.code).toBe(0);
     expect(general.stdout).toBe(MAIN_HELP);
+    // `help help` is the general help too, not a usage error.
+    expect(await runCli(["help", "help"], tempDir())).toMatchObject({ code: 0, stdout: MAIN_HELP });
   });
 
   it("help for something that is not a command is a usage error with a suggestion", async () => {

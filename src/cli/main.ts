@@ -80,7 +80,7 @@ const COMMANDS = Object.keys(COMMAND_HELP);
 /** `help` alone is the general help; `help <command>` is that command's `--help`. */
 function helpCommand(args: readonly string[], io: CliIO): number {
   const [topic, ...extra] = args;
-  if (topic === undefined) {
+  if (topic === undefined || (topic === "help" && extra.length === 0)) {
     io.stdout(MAIN_HELP);
     return EXIT.ok;
   }
