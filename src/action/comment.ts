@@ -5,7 +5,8 @@ import type { ActionSettings } from "./inputs.js";
 /**
  * The one sticky PR comment, found by its marker: created or updated, or
  * (`on-failure`, nothing blocking) only an existing one updated. Returns its
- * URL, "" when none was posted.
+ * URL, "" when none was posted. The body starts with the marker
+ * (src/report/github-surfaces.ts writes both).
  */
 export async function stickyComment(
   api: GitHubApi,
@@ -24,7 +25,7 @@ export async function stickyComment(
     issueNumber,
     marker,
     headSha,
-    body: `${marker}\n${report.body()}`,
+    body: report.body(),
   });
   return result.url ?? "";
 }

@@ -1,10 +1,14 @@
-import type { CheckRunRef, GitHubApi } from "../github/types.js";
-import { integrityMarkdown } from "../integrity/render.js";
-import { renderMarkdown } from "../report/markdown.js";
+import type { Annotation, CheckRunOutput, CheckRunRef, GitHubApi } from "../github/types.js";
+import {
+  checkRunOutput,
+  commentBody,
+  jobSummary,
+  rerunHint,
+  type SurfaceInput,
+} from "../report/github-surfaces.js";
 import type { ApiStops } from "./api-stops.js";
 import type { Scope } from "./collect.js";
 import { stickyComment } from "./comment.js";
-import type { Target } from "./event.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
 import type { ActionIO } from "./io.js";
@@ -12,10 +16,6 @@ import type { GateReport } from "./report.js";
 import type { ChecksRun } from "./run-checks.js";
 import { checkRunNotCompleted } from "./stuck-check-run.js";
 
-/** Budgets: GitHub's check-run output limit, and a comment well under its 65,536. */
-const CHECK_RUN_BUDGET = 65_535;
-const COMMENT_BUDGET = 60_000;
-const SUMMARY_BUDGET = 1_000_000;
 /**
  * GitHub shows at most 10 error annotations per step (in print order), and a
  * failing step adds its own: the fallback leaves room for it.
@@ -42,16 +42,13 @@ export interface PublishArgs {
  */
 export async function publish(args: PublishArgs): Promise<void> {
   const { io, settings, report, checkRun, stops } = args;
-  const notCompleted = await completeCheckRun(args);
-  const commentUrl = await comment(args);
-  if (stops.stop) apiStopFallback(args, notCompleted);
+  const surface = surfaceInput(args);
+  const output = checkRunOutput(surface);
+  const notCompleted = await completeCheckRun(args, output);
+  const commentUrl = await comment(args, surface);
+  if (stops.stop) apiStopFallback(args, output.annotations, notCompleted);
   try {
-    const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
-    await io.writeSummary(
-      report.lead +
-        stuck +
-        renderMarkdown(report.summary, report.outcomes, markdown(args, SUMMARY_BUDGET)),
-    );
+    await io.writeSummary(jobSummary(surface, notCompleted));
   } catch (e) {
     io.warning(`contract-gate: could not write the job summary: ${(e as Error).message}`);
   }
@@ -75,45 +72,44 @@ export async function publish(args: PublishArgs): Promise<void> {
   for (const [k, v] of Object.entries(outputs)) io.setOutput(k, v);
 
   if (report.summary.conclusion === "failure" && settings.failOnBlocking) {
-    io.setFailed(`contract-gate: ${report.title}`);
+    io.setFailed(`contract-gate: ${output.title}`);
   }
 }
 
-/** The options every full markdown surface shares (check run summary, comment, job summary). */
-function markdown({ settings, scope, run, report }: PublishArgs, budget: number) {
+/** The verdict and its context, as every surface shows them. */
+function surfaceInput({
+  settings,
+  gated,
+  scope,
+  run,
+  report,
+  checkRun,
+}: PublishArgs): SurfaceInput {
+  const { target } = gated;
   return {
-    budget,
-    title: settings.checkName,
+    summary: report.summary,
+    outcomes: report.outcomes,
+    integrity: report.integrity,
+    noMatch: scope.noMatch,
+    sandbox: run.sandboxText,
+    checkName: settings.checkName,
     removed: scope.removed,
     notFiles: scope.notFiles,
-    sandbox: run.sandboxText,
-    preamble: integrityMarkdown(report.integrity, budget / 3),
+    prefix: scope.prefix,
+    checkRunUrl: checkRun?.htmlUrl,
+    rerun: rerunHint(target.kind === "pull-request" ? target.number : undefined),
   };
 }
 
 /** Completes the check run; returns the sentence for a run left in progress, if it is. */
-async function completeCheckRun(args: PublishArgs): Promise<string | undefined> {
+async function completeCheckRun(
+  args: PublishArgs,
+  output: CheckRunOutput,
+): Promise<string | undefined> {
   const { api, io, report, checkRun, stops } = args;
   if (!checkRun || stops.stop) return undefined;
   try {
-    await api.completeCheckRun(checkRun.id, {
-      conclusion: report.summary.conclusion,
-      output: {
-        title: report.title,
-        summary:
-          report.lead +
-          renderMarkdown(report.summary, report.outcomes, {
-            ...markdown(args, CHECK_RUN_BUDGET),
-            budget: CHECK_RUN_BUDGET - report.lead.length,
-            part: "summary",
-          }),
-        text: renderMarkdown(report.summary, report.outcomes, {
-          budget: CHECK_RUN_BUDGET,
-          part: "details",
-        }),
-        annotations: report.annotations,
-      },
-    });
+    await api.completeCheckRun(checkRun.id, { conclusion: report.summary.conclusion, output });
     io.saveState("check-run-completed", "true");
     return undefined;
   } catch (e) {
@@ -125,20 +121,14 @@ async function completeCheckRun(args: PublishArgs): Promise<string | undefined> 
 }
 
 /** The sticky comment on a pull request; its URL, "" when none. */
-async function comment(args: PublishArgs): Promise<string> {
-  const { api, io, settings, gated, report, checkRun, stops } = args;
+async function comment(args: PublishArgs, surface: SurfaceInput): Promise<string> {
+  const { api, io, settings, gated, report, stops } = args;
   const { target, headSha } = gated;
   if (target.kind !== "pull-request" || settings.comment === "never" || stops.stop) return "";
-  const rerun = rerunHint(target);
   try {
     return await stickyComment(api, settings, target.number, headSha, {
       blocking: report.summary.conclusion === "failure",
-      body: () =>
-        report.lead +
-        renderMarkdown(report.summary, report.outcomes, {
-          ...markdown(args, COMMENT_BUDGET),
-          footer: [checkRun ? `[Check run](${checkRun.htmlUrl}) · ${rerun}` : rerun].join("\n"),
-        }),
+      body: () => commentBody(surface),
     });
   } catch (e) {
     if (!stops.record(e, "update the PR comment")) {
@@ -148,16 +138,16 @@ async function comment(args: PublishArgs): Promise<string> {
   }
 }
 
-function rerunHint(target: Target): string {
-  return `Re-run: Actions → this workflow → Run workflow with \`pr-number\`${target.kind === "pull-request" ? ` = ${target.number}` : ""}.`;
-}
-
 /**
  * After an API stop: one warning saying where the verdict is, and the
  * blocking problems as error annotations through workflow commands when the
  * check run does not carry them.
  */
-function apiStopFallback(args: PublishArgs, notCompleted: string | undefined): void {
+function apiStopFallback(
+  args: PublishArgs,
+  annotations: readonly Annotation[],
+  notCompleted: string | undefined,
+): void {
   const { io, settings, gated, report, checkRun, stops } = args;
   const { error, doing } = stops.stop!;
   const { target } = gated;
@@ -170,7 +160,7 @@ function apiStopFallback(args: PublishArgs, notCompleted: string | undefined): v
   const checkRunPosted = checkRun !== undefined && !notCompleted;
   const failing = checkRunPosted
     ? [] // the check run carries them already
-    : report.annotations.filter((x) => x.annotation_level === "failure");
+    : annotations.filter((x) => x.annotation_level === "failure");
   const stepFails = report.summary.conclusion === "failure" && settings.failOnBlocking;
   const shown = failing.slice(0, STEP_ERROR_ANNOTATIONS - (stepFails ? 1 : 0));
   const annotated =

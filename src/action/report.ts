@@ -2,39 +2,31 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.js";
-import type { Annotation } from "../github/types.js";
-import { integrityAnnotations, integrityTerminal } from "../integrity/render.js";
-import { type IntegrityReport, integrityTitle, withIntegrity } from "../integrity/types.js";
-import { annotationsFor } from "../report/annotations.js";
-import { checkRunTitle } from "../report/github-text.js";
+import { integrityTerminal } from "../integrity/render.js";
+import { type IntegrityReport, withIntegrity } from "../integrity/types.js";
 import { plain } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import { type ContractOutcome, type RunSummary, skippedCommands } from "../verdict.js";
+import type { ContractOutcome, RunSummary } from "../verdict.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import type { ActionSettings } from "./inputs.js";
 import type { ActionIO } from "./io.js";
 import type { ChecksRun } from "./run-checks.js";
 
-/** The verdict and what every surface shows of it. */
+/** The verdict (src/report/github-surfaces.ts turns it into what the action posts). */
 export interface GateReport {
   summary: RunSummary;
   outcomes: ContractOutcome[];
   integrity: IntegrityReport;
-  /** The check run's title (and the step's failure message). */
-  title: string;
-  /** First line of the check run summary, comment and job summary: the no-match message, or "". */
-  lead: string;
-  annotations: Annotation[];
   /** Path of the JSON report (an output). */
   reportPath: string;
 }
 
 /**
  * Stage 7: the verdict (with the base comparison and `if-no-contracts`), the
- * log, the JSON report for later steps, and the title and annotations every
- * surface shares. A report that cannot be written is a warning.
+ * log, and the JSON report for later steps. A report that cannot be written is
+ * a warning.
  */
 export async function reportRun(args: {
   io: ActionIO;
@@ -75,24 +67,10 @@ export async function reportRun(args: {
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);
   }
 
-  const counted = integrityTitle(
-    checkRunTitle(summary, {
-      invalid: outcomes.filter((c) => c.verdict === "invalid").length,
-      drifted: outcomes.filter((c) => c.verdict === "drifted").length,
-      skippedCommands: skippedCommands(outcomes),
-    }),
-    integrity,
-  );
   return {
     summary,
     outcomes,
     integrity,
-    title: noMatch ?? counted,
-    lead: noMatch ? `**${noMatch}**\n\n` : "",
-    annotations: [
-      ...integrityAnnotations(integrity, scope.prefix),
-      ...annotationsFor(outcomes, scope.prefix),
-    ],
     reportPath,
   };
 }
