@@ -56,10 +56,11 @@ describe("release logic", () => {
     }
   });
 
-  it("the repository's CHANGELOG has a readable Unreleased section", () => {
-    expect(changelogSection(readFileSync("CHANGELOG.md", "utf8"), "Unreleased")).toContain(
-      "### Added",
-    );
+  it("the repository's CHANGELOG has the section of package.json's version, ready to release", () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    const changelog = readFileSync("CHANGELOG.md", "utf8");
+    expect(changelogSection(changelog, version)).toContain("### Added");
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
   });
 
   it("runs as the workflow calls it: major prints the tag, check refuses another version", () => {
