@@ -157,6 +157,23 @@ describe("budgets", () => {
   });
 });
 
+describe("the check run's budget with a lead in another script", () => {
+  it("counts the lead in bytes: a summary that fits in characters may not in bytes", () => {
+    // Globs in another script make the lead three times longer in bytes than in
+    // characters. Sized so the whole report fits beside the lead counted in
+    // characters but not in bytes: only a byte count keeps the summary in budget.
+    const plain = markdownSize(checkRunOutput(input()).summary);
+    const lead = (k: number) => `**${NO_MATCH.replace("x/*.md", "契".repeat(k))}**\n\n`;
+    const r = markdownSize(lead(0));
+    const k = Math.floor((CHECK_RUN_BUDGET - r - plain / 2) / 3);
+    expect(lead(k).length + plain).toBeLessThan(CHECK_RUN_BUDGET);
+    expect(markdownSize(lead(k)) + plain).toBeGreaterThan(CHECK_RUN_BUDGET);
+    const output = checkRunOutput(input({ noMatch: NO_MATCH.replace("x/*.md", "契".repeat(k)) }));
+    expect(output.summary.startsWith(lead(k))).toBe(true);
+    expect(markdownSize(output.summary)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
+  });
+});
+
 describe("rerunHint", () => {
   it("names the pull request's number when there is one", () => {
     expect(rerunHint(42)).toBe(

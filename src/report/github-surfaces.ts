@@ -5,6 +5,7 @@ import { type ContractOutcome, type RunSummary, skippedCommands } from "../verdi
 import { annotationsFor } from "./annotations.js";
 import { checkRunTitle, commentMarker } from "./github-text.js";
 import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
+import { markdownSize } from "./markdown-escape.js";
 
 /** The Checks API's limit for a check run's `summary` and `text`. */
 export const CHECK_RUN_BUDGET = 65_535;
@@ -81,7 +82,8 @@ export function checkRunOutput(input: SurfaceInput): CheckRunSurface {
       lead +
       renderMarkdown(summary, outcomes, {
         ...markdown(input, CHECK_RUN_BUDGET),
-        budget: CHECK_RUN_BUDGET - lead.length,
+        // The budget counts bytes: globs in another script take more bytes than characters.
+        budget: CHECK_RUN_BUDGET - markdownSize(lead),
         part: "summary",
       }),
     text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
