@@ -87,6 +87,8 @@ describe("links in the README and docs/", () => {
   const files = [
     "README.md",
     "CONTRIBUTING.md",
+    "SECURITY.md",
+    "CHANGELOG.md",
     ...readdirSync("docs")
       .filter((f) => f.endsWith(".md"))
       .map((f) => join("docs", f)),
