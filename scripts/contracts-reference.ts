@@ -41,7 +41,7 @@ import {
   FINDING_KEYS,
   RESEARCH_KEYS,
 } from "../src/formats/workphase/research.js";
-import type { ContractKind } from "../src/model.js";
+import { CONTRACT_KINDS, type ContractKind } from "../src/model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../src/problem-codes.js";
 import { problemCodesTable } from "../src/report/problem-codes-table.js";
 import {
@@ -54,16 +54,8 @@ import {
   SCHEMA_URL_BASE,
 } from "./contract-schemas.js";
 
-/** Every kind, in the order the reference describes them. */
-export const REFERENCE_KINDS: readonly ContractKind[] = [
-  "plan-contract",
-  "oracle-contract",
-  "planner-plan",
-  "planner-context",
-  "planner-qr",
-  "workphase-research",
-  "workphase-plan",
-];
+/** Every kind, in the order the reference describes them (the model's order). */
+export const REFERENCE_KINDS: readonly ContractKind[] = CONTRACT_KINDS;
 
 /**
  * Codes the evidence parser (src/evidence/) reports: it reads with the plan
