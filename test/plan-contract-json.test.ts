@@ -315,6 +315,18 @@ describe("plan-contract JSON reader", () => {
     );
   });
 
+  it("places keys of a large object that repeats keys at their last occurrence", () => {
+    // Lookups stop at the first matching key only when no key repeats: here
+    // every tenth key comes back at the end, where JSON.parse takes its value.
+    const keys = Array.from({ length: 200 }, (_, i) => `"k${i}": [${i}]`);
+    const again = Array.from({ length: 20 }, (_, i) => `"k${i * 10}": {"again": ${i}}`);
+    const source = `{\n${[...keys, ...again].join(",\n")}\n}`;
+    const parsed = parseJsonDocument("a.json", source);
+    expect(parsed.problems).toHaveLength(20);
+    expectTreePositions(parsed.document!, source, parsed.document!.value);
+    expect(parsed.document!.keyAt(["k190"]).line).toBe(221);
+  });
+
   it("finds keys written with escapes, as JSON.parse decodes them", () => {
     const source = '{\n  "a\\u0062": {"\\"q": [1, {"x\\\\y": 2}]},\n  "ab2": 3\n}';
     const doc = parseJsonDocument("a.json", source).document!;

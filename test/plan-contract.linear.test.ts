@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SHAPES, type Shape } from "../bench/parse-shapes.js";
+import { SHAPE_PATHS, SHAPES, type Shape } from "../bench/parse-shapes.js";
 import { parseEvidenceFile } from "../src/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
@@ -29,6 +29,11 @@ function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean }
         expect(p.column).toBeGreaterThanOrEqual(1);
         expect(p.message).not.toBe("");
       }
+      return { invalid: contract.problems.some((p) => p.severity === "error") };
+    }
+    case "planner-plan":
+    case "workphase-research": {
+      const contract = parseContract(target, SHAPE_PATHS[target], bytes);
       return { invalid: contract.problems.some((p) => p.severity === "error") };
     }
     case "evidence": {

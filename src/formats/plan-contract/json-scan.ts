@@ -41,8 +41,8 @@ export interface ScanResult {
   tape: Int32Array;
   /** Ints of `tape` in use. */
   size: number;
-  /** Key tokens in the whole text, duplicates included. */
-  keyCount: number;
+  /** Entries of all arrays in the text. */
+  items: number;
   /** Which scan wrote `tape`; -1 for an owned copy. */
   generation: number;
 }
@@ -101,7 +101,7 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
   let topIsObject = false;
   /** In an object: whether the next string is a key. */
   let expectKey = false;
-  let keyCount = 0;
+  let items = 0;
   // Valid JSON has no raw line break inside a string: every LF is seen here.
   let line = 1;
   let lineStart = 0;
@@ -145,6 +145,8 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
     tape[size + OFFSET] = i;
     tape[size + LINE] = line;
     tape[size + LINE_START] = lineStart;
+    // Every entry written inside an array is one of its elements.
+    if (top !== -1 && !topIsObject) items++;
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       topIsObject = c === OPEN_BRACE;
       tape[size + KIND] = topIsObject ? OBJECT : ARRAY;
@@ -164,7 +166,6 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
         if (backslash !== -1 && backslash < i) backslash = text.indexOf("\\", i);
         tape[size + KIND] = backslash !== -1 && backslash < end ? ESCAPED_KEY : KEY;
         tape[size + EXTRA] = end;
-        keyCount++;
         expectKey = false;
       } else {
         tape[size + KIND] = SCALAR;
@@ -199,7 +200,7 @@ export function scanJson(text: string, maxDepth: number): ScanResult | undefined
   // Keep a grown scratch for the next scan, unless a huge file grew it
   // (then the tape is this document's alone, and the scratch starts afresh).
   scratch = tape.length <= INITIAL_CAPACITY * 16 ? tape : new Int32Array(INITIAL_CAPACITY);
-  return entries === 0 ? undefined : { tape, size, keyCount, generation };
+  return entries === 0 ? undefined : { tape, size, items, generation };
 }
 
 /** Offset of the quote that closes the string opening at `start`. */
@@ -246,12 +247,19 @@ const WALKS_BEFORE_INDEX = 8;
  * quadratic in the input.
  */
 export class ChildIndex {
-  /** Per indexed container entry: its element entries (arrays) or last value entry by key (objects). */
-  private readonly indexes = new Map<number, Int32Array | Map<string, number>>();
+  /** Per indexed container entry: its element entries (arrays) or keys read so far (objects). */
+  private readonly indexes = new Map<number, Int32Array | KeyIndex>();
   /** Walks so far per container not yet indexed. */
   private readonly walks = new Map<number, number>();
 
-  constructor(private readonly text: string) {}
+  /**
+   * `unique`: no object of the text repeats a key, so the first key that
+   * matches is the one `JSON.parse` keeps and a lookup may stop there.
+   */
+  constructor(
+    private readonly text: string,
+    private readonly unique: boolean,
+  ) {}
 
   /**
    * The value entry of `container` at `segment`, as jsonc-parser's tree walk
@@ -268,15 +276,48 @@ export class ChildIndex {
     if (index === undefined) {
       const walks = (this.walks.get(container) ?? 0) + 1;
       this.walks.set(container, walks);
-      if (walks <= WALKS_BEFORE_INDEX) return childByWalk(this.text, tape, container, segment);
-      index = kind === ARRAY ? elements(tape, container) : keysOf(this.text, tape, container);
+      if (walks <= WALKS_BEFORE_INDEX) {
+        return childByWalk(this.text, tape, container, segment, this.unique);
+      }
+      index =
+        kind === ARRAY
+          ? elements(tape, container)
+          : { keys: new Map(), next: container + 1, end: tape[container * STRIDE + EXTRA]! };
       this.indexes.set(container, index);
     }
     if (index instanceof Int32Array) {
       return (segment as number) < index.length ? index[segment as number]! : -1;
     }
-    return index.get(String(segment)) ?? -1;
+    return this.keyed(tape, index, String(segment));
   }
+
+  /**
+   * An object's value entry for `key`, reading its keys only as far as
+   * needed: problems ask for keys in document order, and a 10^5-key object
+   * whose first thousand keys are reported need not have the rest decoded.
+   * With repeated keys the whole object is read, so the last one wins.
+   */
+  private keyed(tape: Int32Array, index: KeyIndex, key: string): number {
+    const known = index.keys.get(key);
+    if (known !== undefined && this.unique) return known;
+    while (index.next < index.end) {
+      const entry = index.next;
+      index.next = skip(tape, entry + 1);
+      const name = keyText(this.text, tape, entry);
+      index.keys.set(name, entry + 1);
+      if (this.unique && name === key) return entry + 1;
+    }
+    return index.keys.get(key) ?? -1;
+  }
+}
+
+/** The keys of an object entry read so far, each with its value entry, and where reading resumes. */
+interface KeyIndex {
+  keys: Map<string, number>;
+  /** The next key entry to read. */
+  next: number;
+  /** The entry just past the object. */
+  end: number;
 }
 
 /** The element entries of an array entry, in order. */
@@ -285,16 +326,6 @@ function elements(tape: Int32Array, container: number): Int32Array {
   const out: number[] = [];
   for (let entry = container + 1; entry < end; entry = skip(tape, entry)) out.push(entry);
   return Int32Array.from(out);
-}
-
-/** Each key of an object entry (decoded) with the value entry of its last occurrence. */
-function keysOf(text: string, tape: Int32Array, container: number): Map<string, number> {
-  const end = tape[container * STRIDE + EXTRA]!;
-  const out = new Map<string, number>();
-  for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) {
-    out.set(keyText(text, tape, entry), entry + 1);
-  }
-  return out;
 }
 
 /** A key entry's key, as `JSON.parse` decodes it. */
@@ -312,6 +343,7 @@ function childByWalk(
   tape: Int32Array,
   container: number,
   segment: string | number,
+  unique: boolean,
 ): number {
   const end = tape[container * STRIDE + EXTRA]!;
   if (tape[container * STRIDE + KIND] === ARRAY) {
@@ -322,7 +354,9 @@ function childByWalk(
   const key = String(segment);
   let found = -1;
   for (let entry = container + 1; entry < end; entry = skip(tape, entry + 1)) {
-    if (keyIs(text, tape, entry, key)) found = entry + 1;
+    if (!keyIs(text, tape, entry, key)) continue;
+    found = entry + 1;
+    if (unique) break;
   }
   return found;
 }
@@ -385,29 +419,43 @@ export function isObjectEntry(tape: Int32Array, entry: number): boolean {
 }
 
 /**
- * Own keys of every object in a parsed value, and entries of every array.
- * `keys` equals the scan's `keyCount` exactly when no object of the text
- * repeats a key: a duplicate either leaves its object with fewer keys than
- * tokens, or drops a value (and every key in it).
+ * Whether some object of the text repeats a key: `JSON.parse` keeps the last
+ * value silently, leaving that object with fewer own keys than key tokens.
+ * `value` is what `JSON.parse` made of the text. The walk follows the tape,
+ * so only nested containers are looked up in `value`: a 10^5-key object of
+ * numbers costs one `Object.keys`, not a lookup per key.
  */
-export function countParsed(value: unknown): { keys: number; items: number } {
-  let keys = 0;
-  let items = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== "object" || v === null) continue;
-    if (Array.isArray(v)) {
-      items += v.length;
-      for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
-      continue;
-    }
-    const own = Object.keys(v);
-    keys += own.length;
-    for (const key of own) {
-      const item = (v as Record<string, unknown>)[key];
-      if (typeof item === "object" && item !== null) stack.push(item);
+export function repeatsAKey(text: string, tape: Int32Array, value: unknown): boolean {
+  const entries: number[] = [0];
+  const values: unknown[] = [value];
+  while (entries.length > 0) {
+    const entry = entries.pop()!;
+    const v = values.pop();
+    const kind = tape[entry * STRIDE + KIND];
+    const end = tape[entry * STRIDE + EXTRA]!;
+    if (kind === ARRAY) {
+      if (!Array.isArray(v)) return true;
+      for (let e = entry + 1, i = 0; e < end; e = skip(tape, e), i++) {
+        if (!isContainer(tape, e)) continue;
+        entries.push(e);
+        values.push(v[i]);
+      }
+    } else if (kind === OBJECT) {
+      if (typeof v !== "object" || v === null) return true;
+      let tokens = 0;
+      for (let e = entry + 1; e < end; e = skip(tape, e + 1)) {
+        tokens++;
+        if (!isContainer(tape, e + 1)) continue;
+        entries.push(e + 1);
+        values.push((v as Record<string, unknown>)[keyText(text, tape, e)]);
+      }
+      if (Object.keys(v).length !== tokens) return true;
     }
   }
-  return { keys, items };
+  return false;
+}
+
+function isContainer(tape: Int32Array, entry: number): boolean {
+  const kind = tape[entry * STRIDE + KIND];
+  return kind === OBJECT || kind === ARRAY;
 }
