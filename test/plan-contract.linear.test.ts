@@ -164,4 +164,28 @@ describe("problem caps: a thousand per list or object, then one summary", () => 
     expect(count("unsafe-path")).toBe(1001);
     expect(count("file-list-overlap")).toBe(1001);
   });
+
+  it("lists a thousand unknown keys of a planner or workphase object, then one more", () => {
+    const keys = Array.from({ length: 1500 }, (_, i) => `,"k${i}":0`).join("");
+    const files = [
+      [
+        "planner-plan",
+        `{"overview":{"problem":"p","approach":"a"},"planning_context":{"decisions":[]},"milestones":[{"id":"M-1","name":"n","files":[]${keys}}],"waves":[{"milestones":["M-1"]}]}`,
+        "planner-unknown-key",
+      ],
+      [
+        "workphase-research",
+        `{"findings":[{"id":"r1","claim":"c","evidence":"e","confidence":"fact"${keys}}]}`,
+        "unknown-key",
+      ],
+    ] as const;
+    for (const [kind, text, code] of files) {
+      const problems = parseContract(kind, SHAPE_PATHS[kind], encoder.encode(text)).problems;
+      const unknown = problems.filter((p) => p.code === code);
+      expect(unknown).toHaveLength(1001);
+      expect(unknown.filter((p) => p.message.includes('"k999"'))).toHaveLength(1);
+      expect(unknown.some((p) => p.message.includes('"k1000"'))).toBe(false);
+      expect(unknown.filter((p) => p.message.includes("500 more keys"))).toHaveLength(1);
+    }
+  });
 });
