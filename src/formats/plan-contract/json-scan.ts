@@ -423,9 +423,15 @@ export function isObjectEntry(tape: Int32Array, entry: number): boolean {
  * value silently, leaving that object with fewer own keys than key tokens.
  * `value` is what `JSON.parse` made of the text. The walk follows the tape,
  * so only nested containers are looked up in `value`: a 10^5-key object of
- * numbers costs one `Object.keys`, not a lookup per key.
+ * numbers costs one `Object.keys`, not a lookup per key. `ownKeys` is told
+ * each object's keys as they are listed.
  */
-export function repeatsAKey(text: string, tape: Int32Array, value: unknown): boolean {
+export function repeatsAKey(
+  text: string,
+  tape: Int32Array,
+  value: unknown,
+  ownKeys: (obj: object, keys: string[]) => void = () => {},
+): boolean {
   const entries: number[] = [0];
   const values: unknown[] = [value];
   while (entries.length > 0) {
@@ -449,7 +455,9 @@ export function repeatsAKey(text: string, tape: Int32Array, value: unknown): boo
         entries.push(e + 1);
         values.push((v as Record<string, unknown>)[keyText(text, tape, e)]);
       }
-      if (Object.keys(v).length !== tokens) return true;
+      const keys = Object.keys(v);
+      ownKeys(v, keys);
+      if (keys.length !== tokens) return true;
     }
   }
   return false;
