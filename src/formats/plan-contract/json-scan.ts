@@ -247,8 +247,8 @@ const WALKS_BEFORE_INDEX = 8;
  * quadratic in the input.
  */
 export class ChildIndex {
-  /** Per indexed container entry: its element entries (arrays) or keys read so far (objects). */
-  private readonly indexes = new Map<number, Int32Array | KeyIndex>();
+  /** Per indexed container entry: what has been read of it so far. */
+  private readonly indexes = new Map<number, ElementIndex | KeyIndex>();
   /** Walks so far per container not yet indexed. */
   private readonly walks = new Map<number, number>();
 
@@ -279,23 +279,23 @@ export class ChildIndex {
       if (walks <= WALKS_BEFORE_INDEX) {
         return childByWalk(this.text, tape, container, segment, this.unique);
       }
+      const end = tape[container * STRIDE + EXTRA]!;
       index =
         kind === ARRAY
-          ? elements(tape, container)
-          : { keys: new Map(), next: container + 1, end: tape[container * STRIDE + EXTRA]! };
+          ? { elements: [], next: container + 1, end }
+          : { keys: new Map(), next: container + 1, end };
       this.indexes.set(container, index);
     }
-    if (index instanceof Int32Array) {
-      return (segment as number) < index.length ? index[segment as number]! : -1;
-    }
+    if ("elements" in index) return element(tape, index, segment as number);
     return this.keyed(tape, index, String(segment));
   }
 
   /**
-   * An object's value entry for `key`, reading its keys only as far as
-   * needed: problems ask for keys in document order, and a 10^5-key object
-   * whose first thousand keys are reported need not have the rest decoded.
-   * With repeated keys the whole object is read, so the last one wins.
+   * An object's value entry for `key`. Containers are read only as far as
+   * asked (here and in `element`): problems ask in document order, and a
+   * 10^5-key object whose first thousand keys are reported need not have
+   * the rest decoded. With repeated keys the whole object is read, so the
+   * last one wins.
    */
   private keyed(tape: Int32Array, index: KeyIndex, key: string): number {
     const known = index.keys.get(key);
@@ -311,6 +311,25 @@ export class ChildIndex {
   }
 }
 
+/** An array entry's element entries read so far, and where reading resumes. */
+interface ElementIndex {
+  elements: number[];
+  /** The next element entry to read. */
+  next: number;
+  /** The entry just past the array. */
+  end: number;
+}
+
+/** The entry of element `i`, reading the array no further than it. */
+function element(tape: Int32Array, index: ElementIndex, i: number): number {
+  const elements = index.elements;
+  while (elements.length <= i && index.next < index.end) {
+    elements.push(index.next);
+    index.next = skip(tape, index.next);
+  }
+  return i < elements.length ? elements[i]! : -1;
+}
+
 /** The keys of an object entry read so far, each with its value entry, and where reading resumes. */
 interface KeyIndex {
   keys: Map<string, number>;
@@ -318,14 +337,6 @@ interface KeyIndex {
   next: number;
   /** The entry just past the object. */
   end: number;
-}
-
-/** The element entries of an array entry, in order. */
-function elements(tape: Int32Array, container: number): Int32Array {
-  const end = tape[container * STRIDE + EXTRA]!;
-  const out: number[] = [];
-  for (let entry = container + 1; entry < end; entry = skip(tape, entry)) out.push(entry);
-  return Int32Array.from(out);
 }
 
 /** A key entry's key, as `JSON.parse` decodes it. */
@@ -442,7 +453,7 @@ export function repeatsAKey(
     if (kind === ARRAY) {
       if (!Array.isArray(v)) return true;
       for (let e = entry + 1, i = 0; e < end; e = skip(tape, e), i++) {
-        if (!isContainer(tape, e)) continue;
+        if (!holdsEntries(tape, e)) continue;
         entries.push(e);
         values.push(v[i]);
       }
@@ -451,10 +462,12 @@ export function repeatsAKey(
       let tokens = 0;
       for (let e = entry + 1; e < end; e = skip(tape, e + 1)) {
         tokens++;
-        if (!isContainer(tape, e + 1)) continue;
+        if (!holdsEntries(tape, e + 1)) continue;
         entries.push(e + 1);
         values.push((v as Record<string, unknown>)[keyText(text, tape, e)]);
       }
+      // One key cannot repeat: a list of 10^5 `{"id":1}` needs no key listed.
+      if (tokens < 2) continue;
       const keys = Object.keys(v);
       ownKeys(v, keys);
       if (keys.length !== tokens) return true;
@@ -463,7 +476,8 @@ export function repeatsAKey(
   return false;
 }
 
-function isContainer(tape: Int32Array, entry: number): boolean {
+/** Whether an entry is a container with something in it (an empty one repeats no key). */
+function holdsEntries(tape: Int32Array, entry: number): boolean {
   const kind = tape[entry * STRIDE + KIND];
-  return kind === OBJECT || kind === ARRAY;
+  return (kind === OBJECT || kind === ARRAY) && tape[entry * STRIDE + EXTRA]! > entry + 1;
 }
