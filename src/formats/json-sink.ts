@@ -170,7 +170,7 @@ export class JsonSink {
   ): void {
     let unknown = 0;
     let hint: string | undefined;
-    for (const key of this.doc.ownKeys(obj)) {
+    for (const key of Object.keys(obj)) {
       if (allowed.has(key) || ++unknown > MAX_LISTED_ISSUES) continue;
       hint ??= `known keys: ${[...allowed].join(", ")}`;
       this.report(

@@ -40,13 +40,7 @@ export class JsonDocument {
     private readonly tree: TapeLocator,
     /** Entries of all arrays in the text: how much list there is to validate. */
     readonly items: number,
-    private readonly largeKeys: WeakMap<object, readonly string[]> = new WeakMap(),
   ) {}
-
-  /** `Object.keys(obj)` of an object in `value`; a large one's were listed once, when parsed. */
-  ownKeys(obj: object): readonly string[] {
-    return this.largeKeys.get(obj) ?? Object.keys(obj);
-  }
 
   /** Where the value at `path` starts; the nearest present ancestor when it is absent. */
   valueAt(path: JsonPath): Location {
@@ -142,13 +136,6 @@ class TapeLocator {
   }
 }
 
-/**
- * Objects with more keys than this keep the key list the duplicate-key
- * census made: listing 10^5 keys again costs ~20 ms; a small object's list
- * is cheaper to make again than to keep.
- */
-const LARGE_OBJECT_KEYS = 1000;
-
 export type JsonParseResult =
   | { document: JsonDocument; problems: Problem[] }
   | { document: undefined; problems: Problem[] };
@@ -182,12 +169,9 @@ export function parseJsonDocument(path: string, text: string): JsonParseResult {
   if (scan === undefined) return syntaxFailureOf(path, text);
   // JSON.parse keeps the last of two equal keys silently: only when some
   // object lost a key that way are every object's keys compared.
-  const largeKeys = new WeakMap<object, readonly string[]>();
-  const repeats = repeatsAKey(text, scan.tape, value, (obj, keys) => {
-    if (keys.length > LARGE_OBJECT_KEYS) largeKeys.set(obj, keys);
-  });
+  const repeats = repeatsAKey(text, scan.tape, scan.size);
   const locator = new TapeLocator(path, text, scan, !repeats);
-  const document = new JsonDocument(path, value, locator, scan.items, largeKeys);
+  const document = new JsonDocument(path, value, locator, scan.items);
   const problems = repeats ? duplicateKeys(path, text, scan) : [];
   return { document, problems };
 }
