@@ -12,7 +12,7 @@ import {
 } from "../src/formats/plan-contract/json-document.js";
 import type { JsonPath } from "../src/formats/plan-contract/json-path.js";
 import { fileKey, pathReason, regexReason } from "../src/formats/plan-contract/memo.js";
-import { PlanContractSchema } from "../src/formats/plan-contract/schema.js";
+import { PlanContractSchema, planContractSchemaFor } from "../src/formats/plan-contract/schema.js";
 import { regexError } from "../src/formats/regex.js";
 import { decodeContract, decodeContractText, isProblem, LineIndex } from "../src/formats/text.js";
 
@@ -426,6 +426,24 @@ describe("plan-contract JSON reader", () => {
     fc.assert(
       fc.property(contract, layout, (value, render) => {
         expectConsistent("c/phase-2-contract.json", encode(render(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads a long document's lists as the plain schema does, issue for issue", () => {
+    // Documents with many list entries are read by the bounded schema
+    // (bounded-list.ts); below its cap it must say exactly what the plain one says.
+    const bounded = planContractSchemaFor(Number.POSITIVE_INFINITY);
+    expect(bounded).not.toBe(PlanContractSchema);
+    const issues = (schema: typeof PlanContractSchema, value: unknown) => {
+      const result = schema.safeParse(value);
+      return result.success ? [] : result.error.issues;
+    };
+    fc.assert(
+      fc.property(contract, mutation(), (value, edit) => {
+        const doc = edit(value);
+        expect(issues(bounded, doc)).toEqual(issues(PlanContractSchema, doc));
       }),
       { numRuns: 300 },
     );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { list } from "../formats/plan-contract/bounded-list.js";
+import { type ListOf, list, plainList } from "../formats/plan-contract/bounded-list.js";
 import { strictObject } from "../formats/plan-contract/strict-object.js";
 
 /**
@@ -35,7 +35,7 @@ export const CitationSchema = strictObject({
 });
 
 /** The evidence file, its list made by `listOf` (see the contract schema's `schemas`). */
-function evidenceFile(listOf: <T extends z.ZodType>(item: T) => z.ZodArray<T>) {
+function evidenceFile(listOf: ListOf) {
   return strictObject({
     // Other numbers are reported once as `unsupported-version` before this runs.
     version: z
@@ -64,7 +64,7 @@ export const EvidenceFileSchema = evidenceFile(list);
  * The same rules with plain arrays, for the JSON Schema export: `list` checks
  * its entries in a refinement, which a JSON Schema cannot see.
  */
-export const PlainEvidenceFileSchema = evidenceFile((item) => z.array(item));
+export const PlainEvidenceFileSchema = evidenceFile(plainList);
 
 /** Keys each object allows, for "did you mean" hints. */
 export const EVIDENCE_KEYS = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { list } from "./bounded-list.js";
+import { type ListOf, list, plainList } from "./bounded-list.js";
 import { strictObject } from "./strict-object.js";
 
 /**
@@ -50,9 +50,6 @@ const PATH_DOC = "Repository-relative path with `/` separators (`unsafe-path` ot
 
 // `.describe()` texts are the field documentation of docs/contracts.md and the
 // JSON Schemas (scripts/contracts-reference.ts); they change no validation.
-
-/** Makes an array schema: `z.array`, or `list` (bounded-list.ts) for documents with many entries. */
-type ListOf = <T extends z.ZodType>(item: T) => z.ZodArray<T>;
 
 /** The v1 schemas, with lists made by `listOf`: every rule written once, here. */
 function schemas(list: ListOf) {
@@ -125,9 +122,9 @@ function schemas(list: ListOf) {
     description: prose.describe("The behavior to verify."),
     // A behavioral check without evidence would be exactly the "vibes-based pass"
     // the format exists to block, so at least one citation is required.
-    evidence_required: list(EvidenceSchema)
-      .min(1)
-      .describe("What must be cited; each entry needs its own citation in the evidence file."),
+    evidence_required: list(EvidenceSchema, 1).describe(
+      "What must be cited; each entry needs its own citation in the evidence file.",
+    ),
   });
 
   const CheckSchema = z.discriminatedUnion("type", [
@@ -221,7 +218,7 @@ export const {
   CheckSchema,
   TaskSchema,
   PlanContractSchema,
-} = schemas((item) => z.array(item));
+} = schemas(plainList);
 
 /**
  * The same rules with lists that stop after 1,000 issues: zod spreads a
