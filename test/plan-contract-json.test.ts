@@ -514,6 +514,21 @@ describe("plan-contract JSON reader", () => {
 });
 
 describe("rule helpers", () => {
+  it("normalise every short path as its definition does, unchanged ones included", () => {
+    // The definition: split at `/`, drop empty and `.` segments, join ("." when none is left).
+    const byDefinition = (value: string) => {
+      const parts = value.split("/").filter((s) => s !== "" && s !== ".");
+      return parts.length === 0 ? "." : parts.join("/");
+    };
+    const units = ["a", ".", "/", "..", "\\"];
+    let paths = [""];
+    for (let length = 0; length < 6; length++) {
+      for (const p of paths) expect(normalizeRepoPath(p)).toBe(byDefinition(p));
+      paths = paths.flatMap((p) => units.map((u) => p + u));
+    }
+    expect(normalizeRepoPath("./src//a.ts/.")).toBe("src/a.ts");
+  });
+
   it("remember answers without changing them, however many strings they see", () => {
     const strings = fc.oneof(
       fc.string({ maxLength: 12 }),
