@@ -7,7 +7,21 @@
  */
 
 /** Who reads a shape: a contract kind, the evidence parser, or `refresh-hash`. */
-export type ShapeTarget = "plan-contract" | "oracle-contract" | "evidence" | "refresh-hash";
+export type ShapeTarget =
+  | "plan-contract"
+  | "oracle-contract"
+  | "planner-plan"
+  | "workphase-research"
+  | "evidence"
+  | "refresh-hash";
+
+/** The path a contract kind's shapes are read as (the name decides the kind). */
+export const SHAPE_PATHS = {
+  "plan-contract": ".planning/phase-2-contract.json",
+  "oracle-contract": ".claude/tasks/contracts/bench.md",
+  "planner-plan": "plans/bench-plan.json",
+  "workphase-research": ".workphase/bench/research.json",
+} as const;
 
 export interface Shape {
   name: string;
@@ -189,6 +203,24 @@ export const SHAPES: readonly Shape[] = [
     build: (n) => {
       const keys = Object.entries(manyKeys(room(n))).map(([k, v]) => `,"${k}":${v}`);
       return `{"version":1,"phase":2,"citations":[{"task":"T1","check":0,"evidence":0,"path":"a","line":1,"snippet":"x"${keys.join("")}}]}`;
+    },
+  },
+  {
+    // Unknown keys are warnings in a planner plan: the plan is valid.
+    name: "many unknown keys in a milestone",
+    target: "planner-plan",
+    valid: true,
+    build: (n) => {
+      const keys = Object.entries(manyKeys(room(n))).map(([k, v]) => `,"${k}":${v}`);
+      return `{"overview":{"problem":"p","approach":"a"},"planning_context":{"decisions":[]},"milestones":[{"id":"M-1","name":"n","files":[]${keys.join("")}}],"waves":[{"milestones":["M-1"]}]}`;
+    },
+  },
+  {
+    name: "many unknown keys in a finding",
+    target: "workphase-research",
+    build: (n) => {
+      const keys = Object.entries(manyKeys(room(n))).map(([k, v]) => `,"${k}":${v}`);
+      return `{"findings":[{"id":"r1","claim":"c","evidence":"e","confidence":"fact"${keys.join("")}}]}`;
     },
   },
   {

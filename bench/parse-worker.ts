@@ -5,7 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { parseEvidenceFile } from "../src/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { refreshPlanHash } from "../src/refresh-hash.js";
-import { SHAPES, type ShapeTarget } from "./parse-shapes.js";
+import { SHAPE_PATHS, SHAPES, type ShapeTarget } from "./parse-shapes.js";
 
 const { index, size, runs } = workerData as { index: number; size: number; runs: number };
 const shape = SHAPES[index]!;
@@ -14,10 +14,10 @@ const plan = new TextEncoder().encode("# plan\n");
 function parse(target: ShapeTarget, bytes: Uint8Array): void {
   switch (target) {
     case "plan-contract":
-      parseContract("plan-contract", ".planning/phase-2-contract.json", bytes);
-      return;
     case "oracle-contract":
-      parseContract("oracle-contract", ".claude/tasks/contracts/bench.md", bytes);
+    case "planner-plan":
+    case "workphase-research":
+      parseContract(target, SHAPE_PATHS[target], bytes);
       return;
     case "evidence":
       parseEvidenceFile(".planning/phase-2-evidence.json", bytes);

@@ -12,7 +12,7 @@ import {
 } from "../src/formats/plan-contract/json-document.js";
 import type { JsonPath } from "../src/formats/plan-contract/json-path.js";
 import { fileKey, pathReason, regexReason } from "../src/formats/plan-contract/memo.js";
-import { PlanContractSchema } from "../src/formats/plan-contract/schema.js";
+import { PlanContractSchema, planContractSchemaFor } from "../src/formats/plan-contract/schema.js";
 import { regexError } from "../src/formats/regex.js";
 import { decodeContract, decodeContractText, isProblem, LineIndex } from "../src/formats/text.js";
 
@@ -315,6 +315,18 @@ describe("plan-contract JSON reader", () => {
     );
   });
 
+  it("places keys of a large object that repeats keys at their last occurrence", () => {
+    // Lookups stop at the first matching key only when no key repeats: here
+    // every tenth key comes back at the end, where JSON.parse takes its value.
+    const keys = Array.from({ length: 200 }, (_, i) => `"k${i}": [${i}]`);
+    const again = Array.from({ length: 20 }, (_, i) => `"k${i * 10}": {"again": ${i}}`);
+    const source = `{\n${[...keys, ...again].join(",\n")}\n}`;
+    const parsed = parseJsonDocument("a.json", source);
+    expect(parsed.problems).toHaveLength(20);
+    expectTreePositions(parsed.document!, source, parsed.document!.value);
+    expect(parsed.document!.keyAt(["k190"]).line).toBe(221);
+  });
+
   it("finds keys written with escapes, as JSON.parse decodes them", () => {
     const source = '{\n  "a\\u0062": {"\\"q": [1, {"x\\\\y": 2}]},\n  "ab2": 3\n}';
     const doc = parseJsonDocument("a.json", source).document!;
@@ -419,6 +431,24 @@ describe("plan-contract JSON reader", () => {
     );
   });
 
+  it("reads a long document's lists as the plain schema does, issue for issue", () => {
+    // Documents with many list entries are read by the bounded schema
+    // (bounded-list.ts); below its cap it must say exactly what the plain one says.
+    const bounded = planContractSchemaFor(Number.POSITIVE_INFINITY);
+    expect(bounded).not.toBe(PlanContractSchema);
+    const issues = (schema: typeof PlanContractSchema, value: unknown) => {
+      const result = schema.safeParse(value);
+      return result.success ? [] : result.error.issues;
+    };
+    fc.assert(
+      fc.property(contract, mutation(), (value, edit) => {
+        const doc = edit(value);
+        expect(issues(bounded, doc)).toEqual(issues(PlanContractSchema, doc));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("stays total and consistent on mutated contracts", () => {
     fc.assert(
       fc.property(contract, mutation(), layout, (value, edit, render) => {
@@ -484,6 +514,21 @@ describe("plan-contract JSON reader", () => {
 });
 
 describe("rule helpers", () => {
+  it("normalise every short path as its definition does, unchanged ones included", () => {
+    // The definition: split at `/`, drop empty and `.` segments, join ("." when none is left).
+    const byDefinition = (value: string) => {
+      const parts = value.split("/").filter((s) => s !== "" && s !== ".");
+      return parts.length === 0 ? "." : parts.join("/");
+    };
+    const units = ["a", ".", "/", "..", "\\"];
+    let paths = [""];
+    for (let length = 0; length < 6; length++) {
+      for (const p of paths) expect(normalizeRepoPath(p)).toBe(byDefinition(p));
+      paths = paths.flatMap((p) => units.map((u) => p + u));
+    }
+    expect(normalizeRepoPath("./src//a.ts/.")).toBe("src/a.ts");
+  });
+
   it("remember answers without changing them, however many strings they see", () => {
     const strings = fc.oneof(
       fc.string({ maxLength: 12 }),

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SHAPES, type Shape } from "../bench/parse-shapes.js";
+import { SHAPE_PATHS, SHAPES, type Shape } from "../bench/parse-shapes.js";
 import { parseEvidenceFile } from "../src/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
@@ -29,6 +29,11 @@ function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean }
         expect(p.column).toBeGreaterThanOrEqual(1);
         expect(p.message).not.toBe("");
       }
+      return { invalid: contract.problems.some((p) => p.severity === "error") };
+    }
+    case "planner-plan":
+    case "workphase-research": {
+      const contract = parseContract(target, SHAPE_PATHS[target], bytes);
       return { invalid: contract.problems.some((p) => p.severity === "error") };
     }
     case "evidence": {
@@ -158,5 +163,29 @@ describe("problem caps: a thousand per list or object, then one summary", () => 
     expect(problems.some((p) => p.message.includes("500 more unknown keys"))).toBe(true);
     expect(count("unsafe-path")).toBe(1001);
     expect(count("file-list-overlap")).toBe(1001);
+  });
+
+  it("lists a thousand unknown keys of a planner or workphase object, then one more", () => {
+    const keys = Array.from({ length: 1500 }, (_, i) => `,"k${i}":0`).join("");
+    const files = [
+      [
+        "planner-plan",
+        `{"overview":{"problem":"p","approach":"a"},"planning_context":{"decisions":[]},"milestones":[{"id":"M-1","name":"n","files":[]${keys}}],"waves":[{"milestones":["M-1"]}]}`,
+        "planner-unknown-key",
+      ],
+      [
+        "workphase-research",
+        `{"findings":[{"id":"r1","claim":"c","evidence":"e","confidence":"fact"${keys}}]}`,
+        "unknown-key",
+      ],
+    ] as const;
+    for (const [kind, text, code] of files) {
+      const problems = parseContract(kind, SHAPE_PATHS[kind], encoder.encode(text)).problems;
+      const unknown = problems.filter((p) => p.code === code);
+      expect(unknown).toHaveLength(1001);
+      expect(unknown.filter((p) => p.message.includes('"k999"'))).toHaveLength(1);
+      expect(unknown.some((p) => p.message.includes('"k1000"'))).toBe(false);
+      expect(unknown.filter((p) => p.message.includes("500 more keys"))).toHaveLength(1);
+    }
   });
 });

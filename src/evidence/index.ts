@@ -1,12 +1,12 @@
 import { normalizeRepoPath, unsafePathReason } from "../formats/paths.js";
 import { type JsonDocument, parseJsonDocument } from "../formats/plan-contract/json-document.js";
-import { formatPath } from "../formats/plan-contract/json-path.js";
+import { formatPath, type JsonPath } from "../formats/plan-contract/json-path.js";
 import { field, isObject, objectEntries } from "../formats/plan-contract/raw.js";
 import { decodeContract, isProblem } from "../formats/text.js";
 import type { Problem } from "../model.js";
 import { problem, sortProblems } from "../problems.js";
-import { evidenceSchemaProblems } from "./issues.js";
-import { CitationSchema, EVIDENCE_VERSION } from "./schema.js";
+import { evidenceSchemaProblems, refusedCitations } from "./issues.js";
+import { CitationSchema, EVIDENCE_VERSION, EvidenceFileSchema } from "./schema.js";
 import type { Citation, EvidenceFile } from "./types.js";
 
 export type { Citation, EvidenceFile } from "./types.js";
@@ -29,7 +29,20 @@ export function parseEvidenceFile(path: string, bytes: Uint8Array): EvidenceFile
   const version = unsupportedVersion(doc);
   if (version) return invalid([...parsed.problems, version]);
 
-  const problems = [...parsed.problems, ...evidenceSchemaProblems(doc), ...phaseProblems(doc)];
+  const schema = EvidenceFileSchema.safeParse(doc.value);
+  const problems = [
+    ...parsed.problems,
+    ...evidenceSchemaProblems(doc, schema),
+    ...phaseProblems(doc),
+  ];
+  // Each citation's own verdict, from the file's where it has one: a citation
+  // the schema refused is not read again (one of 10^5 keys is read once).
+  const refused = schema.success ? new Set<number>() : refusedCitations(schema.error.issues);
+  const citationAt = (entry: { value: unknown; path: JsonPath }) => {
+    const index = entry.path[1] as number;
+    if (schema.success) return schema.data.citations[index];
+    return refused.has(index) ? undefined : CitationSchema.safeParse(entry.value).data;
+  };
   const citations: Citation[] = [];
   const seen = new Map<string, number>();
   for (const entry of objectEntries(isObject(doc.value) ? doc.value : {}, "citations", [])) {
@@ -45,10 +58,10 @@ export function parseEvidenceFile(path: string, bytes: Uint8Array): EvidenceFile
         ),
       );
     }
-    const citation = CitationSchema.safeParse(entry.value);
-    if (!citation.success || unsafe) continue;
+    const data = citationAt(entry);
+    if (data === undefined || unsafe) continue;
     const location = doc.valueAt(entry.path);
-    const { task, check, evidence } = citation.data;
+    const { task, check, evidence } = data;
     const key = JSON.stringify([task, check, evidence]);
     const firstLine = seen.get(key);
     if (firstLine !== undefined) {
@@ -64,7 +77,7 @@ export function parseEvidenceFile(path: string, bytes: Uint8Array): EvidenceFile
       continue;
     }
     seen.set(key, location.line);
-    citations.push({ ...citation.data, path: normalizeRepoPath(citation.data.path), location });
+    citations.push({ ...data, path: normalizeRepoPath(data.path), location });
   }
 
   const sorted = sortProblems(problems);

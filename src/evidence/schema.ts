@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { list } from "../formats/plan-contract/bounded-list.js";
+import { type ListOf, list, plainList } from "../formats/plan-contract/bounded-list.js";
+import { strictObject } from "../formats/plan-contract/strict-object.js";
 
 /**
  * `phase-N-evidence.json` v1: the verifier's citations for behavioral checks,
@@ -17,7 +18,7 @@ const nonBlank = z
   .meta({ pattern: NON_BLANK.source });
 const index = z.int().min(0);
 
-export const CitationSchema = z.strictObject({
+export const CitationSchema = strictObject({
   task: nonBlank.describe("Task id, e.g. `T2`."),
   check: index.describe("0-based index of the behavioral check in the task's `verification`."),
   evidence: index.describe("0-based index in that check's `evidence_required`."),
@@ -34,8 +35,8 @@ export const CitationSchema = z.strictObject({
 });
 
 /** The evidence file, its list made by `listOf` (see the contract schema's `schemas`). */
-function evidenceFile(listOf: <T extends z.ZodType>(item: T) => z.ZodArray<T>) {
-  return z.strictObject({
+function evidenceFile(listOf: ListOf) {
+  return strictObject({
     // Other numbers are reported once as `unsupported-version` before this runs.
     version: z
       .literal(EVIDENCE_VERSION)
@@ -63,7 +64,7 @@ export const EvidenceFileSchema = evidenceFile(list);
  * The same rules with plain arrays, for the JSON Schema export: `list` checks
  * its entries in a refinement, which a JSON Schema cannot see.
  */
-export const PlainEvidenceFileSchema = evidenceFile((item) => z.array(item));
+export const PlainEvidenceFileSchema = evidenceFile(plainList);
 
 /** Keys each object allows, for "did you mean" hints. */
 export const EVIDENCE_KEYS = {

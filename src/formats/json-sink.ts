@@ -1,6 +1,7 @@
 import type { Location, Problem, Severity } from "../model.js";
 import type { ProblemCode } from "../problem-codes.js";
 import { problem } from "../problems.js";
+import { MAX_LISTED_ISSUES } from "./plan-contract/bounded-list.js";
 import { formatPath, type JsonPath } from "./plan-contract/index.js";
 import type { JsonDocument } from "./plan-contract/json-document.js";
 
@@ -154,7 +155,12 @@ export class JsonSink {
     return undefined;
   }
 
-  /** Keys of `obj` outside `allowed`, each reported at its key. */
+  /**
+   * Keys of `obj` outside `allowed`, each reported at its key: the first
+   * MAX_LISTED_ISSUES one by one, the rest counted in one more problem at the
+   * object, as the contract schema's unknown keys are (a 1 MiB object can
+   * hold 10^5 keys; a list that long helps nobody, and costs).
+   */
   unknownKeys(
     obj: JsonObject,
     allowed: ReadonlySet<string>,
@@ -162,18 +168,25 @@ export class JsonSink {
     code: ProblemCode,
     what: string,
   ): void {
+    let unknown = 0;
+    let hint: string | undefined;
     for (const key of Object.keys(obj)) {
-      if (allowed.has(key)) continue;
+      if (allowed.has(key) || ++unknown > MAX_LISTED_ISSUES) continue;
+      hint ??= `known keys: ${[...allowed].join(", ")}`;
       this.report(
         code,
         [...base, key],
         `${where(base)} has the key "${key}", which ${what} does not define`,
-        {
-          key: true,
-          hint: `known keys: ${[...allowed].join(", ")}`,
-        },
+        { key: true, hint },
       );
     }
+    if (unknown <= MAX_LISTED_ISSUES) return;
+    this.report(
+      code,
+      base,
+      `${where(base)} has ${unknown - MAX_LISTED_ISSUES} more keys that ${what} does not define, not listed one by one`,
+      { hint },
+    );
   }
 }
 

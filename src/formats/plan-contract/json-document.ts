@@ -5,7 +5,6 @@ import { LineIndex } from "../text.js";
 import type { JsonPath } from "./json-path.js";
 import {
   ChildIndex,
-  countParsed,
   entryColumn,
   entryLine,
   isCurrent,
@@ -15,6 +14,7 @@ import {
   keyText,
   objectEntryIndexes,
   ownedScan,
+  repeatsAKey,
   type ScanResult,
   scanJson,
 } from "./json-scan.js";
@@ -38,7 +38,7 @@ export class JsonDocument {
     /** Exactly what `JSON.parse` returns, so later stages see standard semantics. */
     readonly value: unknown,
     private readonly tree: TapeLocator,
-    /** Entries of all arrays in `value`: how much list there is to validate. */
+    /** Entries of all arrays in the text: how much list there is to validate. */
     readonly items: number,
   ) {}
 
@@ -66,8 +66,10 @@ class TapeLocator {
     private readonly path: string,
     private readonly text: string,
     private scan: ScanResult,
+    /** No object of the text repeats a key. */
+    unique: boolean,
   ) {
-    this.children = new ChildIndex(text);
+    this.children = new ChildIndex(text, unique);
   }
 
   private readonly children: ChildIndex;
@@ -165,11 +167,12 @@ export function parseJsonDocument(path: string, text: string): JsonParseResult {
     return syntaxFailureOf(path, text);
   }
   if (scan === undefined) return syntaxFailureOf(path, text);
-  const { keys, items } = countParsed(value);
-  const document = new JsonDocument(path, value, new TapeLocator(path, text, scan), items);
-  // JSON.parse keeps the last of two equal keys silently: compare counts, and only
-  // when they differ (a duplicate somewhere) look at every object's keys.
-  const problems = keys === scan.keyCount ? [] : duplicateKeys(path, text, scan);
+  // JSON.parse keeps the last of two equal keys silently: only when some
+  // object lost a key that way are every object's keys compared.
+  const repeats = repeatsAKey(text, scan.tape, scan.size);
+  const locator = new TapeLocator(path, text, scan, !repeats);
+  const document = new JsonDocument(path, value, locator, scan.items);
+  const problems = repeats ? duplicateKeys(path, text, scan) : [];
   return { document, problems };
 }
 

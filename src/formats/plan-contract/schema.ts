@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { list } from "./bounded-list.js";
+import { type ListOf, list, plainList } from "./bounded-list.js";
+import { strictObject } from "./strict-object.js";
 
 /**
  * The plan-contract v1 schema (docs/plan-contract.md). Objects are strict so a
@@ -50,12 +51,9 @@ const PATH_DOC = "Repository-relative path with `/` separators (`unsafe-path` ot
 // `.describe()` texts are the field documentation of docs/contracts.md and the
 // JSON Schemas (scripts/contracts-reference.ts); they change no validation.
 
-/** Makes an array schema: `z.array`, or `list` (bounded-list.ts) for documents with many entries. */
-type ListOf = <T extends z.ZodType>(item: T) => z.ZodArray<T>;
-
 /** The v1 schemas, with lists made by `listOf`: every rule written once, here. */
 function schemas(list: ListOf) {
-  const EvidenceSchema = z.strictObject({
+  const EvidenceSchema = strictObject({
     path: path.describe(
       "File the verifier must cite (repository-relative, `/` separators; rule 11, `invalid-evidence`).",
     ),
@@ -67,7 +65,7 @@ function schemas(list: ListOf) {
     description: prose.describe("What this citation proves."),
   });
 
-  const FileExistsSchema = z.strictObject({
+  const FileExistsSchema = strictObject({
     type: z.literal("file-exists").describe("A regular file exists at `path` at the PR head."),
     path: path.describe(`The file. ${PATH_DOC}`),
     must_contain: needle
@@ -75,7 +73,7 @@ function schemas(list: ListOf) {
       .describe("Literal substring the file must contain. Absent: existing is enough."),
   });
 
-  const GrepMatchSchema = z.strictObject({
+  const GrepMatchSchema = strictObject({
     type: z
       .literal("grep-match")
       .describe("A regex is present in, or absent from, a file or the files a glob matches."),
@@ -90,7 +88,7 @@ function schemas(list: ListOf) {
       .describe("`present`: some line matches. `absent`: no line matches."),
   });
 
-  const CommandExitSchema = z.strictObject({
+  const CommandExitSchema = strictObject({
     type: z
       .literal("command-exit")
       .describe("A program runs without a shell and exits with `expected_exit`."),
@@ -115,7 +113,7 @@ function schemas(list: ListOf) {
       .describe("ECMAScript regex stdout must also match. Absent: the exit code alone decides."),
   });
 
-  const BehavioralSchema = z.strictObject({
+  const BehavioralSchema = strictObject({
     type: z
       .literal("behavioral")
       .describe(
@@ -124,9 +122,9 @@ function schemas(list: ListOf) {
     description: prose.describe("The behavior to verify."),
     // A behavioral check without evidence would be exactly the "vibes-based pass"
     // the format exists to block, so at least one citation is required.
-    evidence_required: list(EvidenceSchema)
-      .min(1)
-      .describe("What must be cited; each entry needs its own citation in the evidence file."),
+    evidence_required: list(EvidenceSchema, 1).describe(
+      "What must be cited; each entry needs its own citation in the evidence file.",
+    ),
   });
 
   const CheckSchema = z.discriminatedUnion("type", [
@@ -136,7 +134,7 @@ function schemas(list: ListOf) {
     BehavioralSchema,
   ]);
 
-  const TaskSchema = z.strictObject({
+  const TaskSchema = strictObject({
     id: z.string().describe("`T` followed by digits (rule 2, `invalid-task-id`), unique (rule 1)."),
     title: prose.describe("Short name of the task."),
     wave: positiveInt.describe(
@@ -164,7 +162,7 @@ function schemas(list: ListOf) {
     ),
   });
 
-  const PlanContractSchema = z.strictObject({
+  const PlanContractSchema = strictObject({
     // Any other number is reported once as `unsupported-version` before this
     // schema runs; here it only catches a missing or non-numeric version.
     version: z
@@ -220,7 +218,7 @@ export const {
   CheckSchema,
   TaskSchema,
   PlanContractSchema,
-} = schemas((item) => z.array(item));
+} = schemas(plainList);
 
 /**
  * The same rules with lists that stop after 1,000 issues: zod spreads a
