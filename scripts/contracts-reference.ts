@@ -9,6 +9,7 @@ import { FACT_KEYS } from "../src/formats/oracle-contract/header.js";
 import { ATTRIBUTE_NAMES } from "../src/formats/oracle-contract/lines.js";
 import { SECTION_NAMES } from "../src/formats/oracle-contract/placement.js";
 import { PER_CODE_LIMIT } from "../src/formats/oracle-contract/problem-sink.js";
+import { MAX_LISTED_ISSUES } from "../src/formats/plan-contract/bounded-list.js";
 import { phaseFiles } from "../src/formats/plan-contract/file-name.js";
 import { MAX_TIMEOUT_MS } from "../src/formats/plan-contract/schema.js";
 import {
@@ -112,7 +113,9 @@ export function contractsReference(): string {
     "## Problem codes",
     "",
     "Every code, its severity and the kinds that report it. An error makes the file invalid;",
-    "a warning is shown and changes nothing.",
+    "a warning is shown and changes nothing. In a JSON file, an object's unknown keys and a",
+    `list's wrong entries are listed one by one up to ${MAX_LISTED_ISSUES.toLocaleString("en-US")}; the rest are counted in one`,
+    "more problem, so a huge file still gets a short, complete answer.",
     "",
     problemCodesTable(),
   ].join("\n")}\n`;
