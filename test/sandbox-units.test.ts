@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
 import { boundaryFailed } from "../src/sandbox/host.js";
-import { openCgroups } from "../src/sandbox/host-cgroups.js";
+import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
 import { tempDir } from "./helpers/tmp.js";
@@ -52,6 +52,35 @@ describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines 
     writeFileSync(join(dir, "memory.events"), "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
     writeFileSync(join(dir, "pids.events"), "max 3\n");
     expect(group.limitsHit()).toEqual(["memory", "pids"]);
+  });
+
+  it("hands a group on only when its check left it as clean as new", () => {
+    const base = tempDir();
+    writeFileSync(join(base, "cgroup.controllers"), "cpu memory pids\n");
+    const opened = openCgroups(64, 32, base);
+    if (!opened.ok) throw new Error(opened.error);
+    const pool = new GroupPool(opened.host);
+    const first = pool.acquire();
+    // Unreadable task list: not known to be empty.
+    pool.release(first);
+    const second = pool.acquire();
+    expect(second).not.toBe(first);
+    const secondDir = dirname(second.procs[0]!);
+    writeFileSync(second.procs[0]!, "");
+    writeFileSync(join(secondDir, "memory.stat"), "anon 0\nfile 8192\nshmem 0\n");
+    pool.release(second);
+    expect(pool.acquire()).toBe(second);
+    // A task left, a memory page it cannot give back, a cap hit: each retires the group.
+    for (const [file, text] of [
+      ["cgroup.procs", "4242\n"],
+      ["memory.stat", "anon 0\nshmem 4096\n"],
+      ["pids.events", "max 1\n"],
+    ] as const) {
+      writeFileSync(join(secondDir, file), text);
+      pool.release(second);
+      expect(pool.acquire()).not.toBe(second);
+      writeFileSync(join(secondDir, file), file === "cgroup.procs" ? "" : "shmem 0\nmax 0\n");
+    }
   });
 
   it("reports no caps where no hierarchy is mounted", () => {

@@ -95,24 +95,35 @@ describe("caps", () => {
       sandbox.close();
     }
   }, 60_000);
-  it("each check is born in its own groups; the host returns to its own between spawns", async () => {
+  it("each running check is alone in its groups; only a group left as clean as new is reused; the host returns to its own between spawns", async () => {
     const root = tempDir();
     const sandbox = await openSandbox(options(root));
     try {
-      const groups = async () => {
-        const out = await sandbox.run(bash(root, "grep -E ':(memory|pids):' /proc/self/cgroup"));
+      /** The check's memory and pids groups (one name: check-<n> in both hierarchies). */
+      const group = async (before = "") => {
+        const out = await sandbox.run(
+          bash(root, `${before}grep -E ':(memory|pids):' /proc/self/cgroup`),
+        );
         expect(out).toMatchObject({ kind: "exited", exitCode: 0 });
-        return out.stdout
+        const paths = out.stdout
           .trim()
           .split("\n")
           .map((l) => l.split(":")[2]);
+        expect(paths).toHaveLength(2);
+        for (const path of paths) expect(path).toMatch(/\/contract-gate-[0-9a-f]+\/check-\d+$/);
+        const names = new Set(paths.map((p) => p?.split("/").pop()));
+        expect(names.size).toBe(1);
+        return [...names][0];
       };
-      const first = await groups();
-      const second = await groups();
-      for (const path of [...first, ...second])
-        expect(path).toMatch(/\/contract-gate-[0-9a-f]+\/check-\d+$/);
-      expect(new Set(first.map((p) => p?.split("/").pop())).size).toBe(1);
-      expect(first[0]?.split("/").pop()).not.toBe(second[0]?.split("/").pop());
+      // Two at once: two groups.
+      const [a, b] = await Promise.all([group("sleep 0.5; "), group("sleep 0.5; ")]);
+      expect(a).not.toBe(b);
+      // tmpfs pages stay charged to the group that wrote them: it goes to no later check.
+      const pinned = await group("head -c 1048576 /dev/zero > /tmp/pinned && ");
+      const next = await group();
+      expect(next).not.toBe(pinned);
+      // A check that left nothing behind hands its group on.
+      expect(await group()).toBe(next);
       // The host itself (its argv holds this run's config, hence the tree's path) is back home.
       const hostGroups = processesWith(realpathSync(root)).map((pid) =>
         readFileSync(`/proc/${pid}/cgroup`, "utf8"),

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { delimiter, posix } from "node:path";
 import { createInterface } from "node:readline";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
-import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
+import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
 import { layoutScript, stageScript } from "./host-mounts.js";
 import {
   type HostConfig,
@@ -50,8 +50,7 @@ export function runSandboxHost(rawConfig: string): void {
   const tools = { setpriv: which("setpriv"), unshare: which("unshare") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
-  /** Groups of running checks, and of ended ones whose removal found them busy. */
-  const leftovers = new Set<CheckGroup>();
+  const pool = cgroups && new GroupPool(cgroups);
 
   const shutdown = () => {
     // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
@@ -61,8 +60,7 @@ export function runSandboxHost(rawConfig: string): void {
     // Killed tasks leave their cgroups a moment later: retry a few times.
     let tries = 0;
     const sweep = () => {
-      for (const g of leftovers) if (g.remove()) leftovers.delete(g);
-      if (leftovers.size > 0 && ++tries < 20) setTimeout(sweep, 50);
+      if (pool && !pool.sweep() && ++tries < 20) setTimeout(sweep, 50);
       else finish();
     };
     const finish = () => {
@@ -94,8 +92,7 @@ export function runSandboxHost(rawConfig: string): void {
     }
     let group: CheckGroup | undefined;
     try {
-      group = cgroups?.create(id);
-      if (group) leftovers.add(group);
+      group = pool?.acquire();
     } catch (e) {
       send({
         ev: "exit",
@@ -146,7 +143,7 @@ export function runSandboxHost(rawConfig: string): void {
         }),
       );
     } catch (e) {
-      if (group?.remove()) leftovers.delete(group);
+      if (group) pool?.release(group);
       if (e instanceof JoinError) {
         send({ ev: "exit", id, code: null, signal: null, limits: [], boundaryError: e.message });
         return;
@@ -170,7 +167,7 @@ export function runSandboxHost(rawConfig: string): void {
     });
     child.on("error", (e) => {
       running.delete(id);
-      if (group?.remove()) leftovers.delete(group);
+      if (group) pool?.release(group);
       send({
         ev: "spawn-error",
         id,
@@ -181,7 +178,7 @@ export function runSandboxHost(rawConfig: string): void {
     child.on("close", (code, signal) => {
       if (!running.delete(id)) return;
       const limits = group?.limitsHit() ?? [];
-      if (group?.remove()) leftovers.delete(group);
+      if (group) pool?.release(group);
       send({
         ev: "exit",
         id,
