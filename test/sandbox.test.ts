@@ -95,7 +95,7 @@ describe("caps", () => {
       sandbox.close();
     }
   }, 60_000);
-  it("each running check is alone in its groups; only a group left as clean as new is reused; the host returns to its own between spawns", async () => {
+  it("each running check is alone in its groups; only a group left as clean as new is reused; the host never joins one", async () => {
     const root = tempDir();
     const sandbox = await openSandbox(options(root));
     try {
@@ -124,7 +124,7 @@ describe("caps", () => {
       expect(next).not.toBe(pinned);
       // A check that left nothing behind hands its group on.
       expect(await group()).toBe(next);
-      // The host itself (its argv holds this run's config, hence the tree's path) is back home.
+      // The host itself (its argv holds this run's config, hence the tree's path) is in none.
       const hostGroups = processesWith(realpathSync(root)).map((pid) =>
         readFileSync(`/proc/${pid}/cgroup`, "utf8"),
       );

@@ -10,7 +10,7 @@ import type { Limit } from "./protocol.js";
  * (memory and pids hierarchies, as on this project's machines) both work.
  */
 export interface CheckGroup {
-  /** `cgroup.procs` files the host writes itself into while it spawns the check. */
+  /** `cgroup.procs` files the check's first process writes itself into before anything else runs. */
   procs: string[];
   /** Which caps the check ran into; call once it has ended. */
   limitsHit(): Limit[];
@@ -26,8 +26,6 @@ export interface CheckGroup {
 
 export interface CgroupHost {
   version: "v1" | "v2";
-  /** The host's own `cgroup.procs` files, to return to after each spawn. */
-  home: string[];
   create(id: number): CheckGroup;
   close(): void;
 }
@@ -104,7 +102,6 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   writeFileSync(join(parent, "cgroup.subtree_control"), "+memory +pids");
   return {
     version: "v2",
-    home: [join(base, ownPath(""), "cgroup.procs")],
     create(id) {
       const dir = join(parent, `check-${id}`);
       mkdirSync(dir);
@@ -141,10 +138,6 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   mkdirSync(pidsParent);
   return {
     version: "v1",
-    home: [
-      join(base, "memory", ownPath("memory"), "cgroup.procs"),
-      join(base, "pids", ownPath("pids"), "cgroup.procs"),
-    ],
     create(id) {
       const mem = join(memParent, `check-${id}`);
       const pids = join(pidsParent, `check-${id}`);
@@ -184,19 +177,11 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   };
 }
 
-/**
- * This process's path in a v1 hierarchy (`4:memory:/a/b`) or, for controller
- * "", in the v2 one (`0::/a/b`), from /proc/self/cgroup.
- */
+/** This process's path in a v1 hierarchy (`4:memory:/a/b`), from /proc/self/cgroup. */
 function ownPath(controller: string): string {
   for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
-    const [id, controllers = "", path = "/"] = line.split(":");
-    if (
-      controller === ""
-        ? id === "0" && controllers === ""
-        : controllers.split(",").includes(controller)
-    )
-      return path;
+    const [, controllers = "", path = "/"] = line.split(":");
+    if (controllers.split(",").includes(controller)) return path;
   }
   return "/";
 }
