@@ -36,13 +36,17 @@ export function runArgs(root, parallel, sandbox) {
   ];
 }
 
-/** The baseline: a Node module that spawns `true` `count` times, `parallel` at a time. */
-export function spawnLoopSource(count, parallel) {
+/**
+ * The baseline: a Node module that spawns `true` `count` times, `parallel` at
+ * a time; or `argv` instead (the sandbox's layers, one by one).
+ */
+export function spawnLoopSource(count, parallel, argv = ["true"]) {
   return `
 import { spawn } from "node:child_process";
 let next = 0;
+const argv = ${JSON.stringify(argv)};
 const one = () => new Promise((resolve, reject) => {
-  const child = spawn("true", []);
+  const child = spawn(argv[0], argv.slice(1));
   child.on("error", reject);
   child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error("exit " + code))));
 });

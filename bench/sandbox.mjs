@@ -85,6 +85,50 @@ try {
   console.log(
     `per check per lane: sandboxed ${lane(best.sandboxed)} ms, unsandboxed ${lane(best.unsandboxed)} ms, bare spawn ${lane(best.loop)} ms`,
   );
+
+  // Where a sandboxed check's time goes: the same loop, with each layer of
+  // the check's process chain added in turn (root only: the layers need it).
+  if (process.getuid?.() === 0) {
+    const unshare = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", "--"];
+    const guard = [
+      "/bin/sh",
+      "-c",
+      'mount -n --bind -o ro /proc/sys /proc/sys 2>/dev/null || exit 125; exec "$@"',
+      "sh",
+    ];
+    const setpriv = [
+      "setpriv",
+      "--reuid=0",
+      "--regid=0",
+      "--clear-groups",
+      "--no-new-privs",
+      "--bounding-set=-all",
+      "--inh-caps=-all",
+      "--ambient-caps=-all",
+      "--",
+    ];
+    const layers = [
+      ["true", ["true"]],
+      ["setpriv true", [...setpriv, "true"]],
+      ["unshare (PID + mount ns, /proc) true", [...unshare, "true"]],
+      ["unshare setpriv true", [...unshare, ...setpriv, "true"]],
+      ["unshare sh(/proc guard) setpriv true", [...unshare, ...guard, ...setpriv, "true"]],
+    ];
+    // Interleaved, like the runs above, so a busy machine slows every layer alike.
+    const bestMs = new Map();
+    for (let i = 0; i < RUNS; i++) {
+      for (const [label, argv] of layers) {
+        const r = await runNodeOnce(spawnLoopSource(CHECKS, PARALLEL, argv));
+        if (r.code !== 0) throw new Error(`${label} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
+        bestMs.set(label, Math.min(bestMs.get(label) ?? Number.POSITIVE_INFINITY, r.wallMs));
+      }
+    }
+    console.log(`layers (no cgroups, no host; best of ${RUNS}, per check per lane):`);
+    for (const [label, wallMs] of bestMs) {
+      const perLane = ((wallMs * PARALLEL) / CHECKS).toFixed(2);
+      console.log(`  ${label.padEnd(40)} ${perLane} ms  (${(wallMs / base).toFixed(2)}× the loop)`);
+    }
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

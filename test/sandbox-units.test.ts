@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
-import { boundaryFailed } from "../src/sandbox/host.js";
-import { openCgroups } from "../src/sandbox/host-cgroups.js";
+import { boundaryFailed, checkEntry } from "../src/sandbox/host.js";
+import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
 import { tempDir } from "./helpers/tmp.js";
@@ -43,15 +44,41 @@ describe("cgroup v2 (a plain directory standing in for cgroupfs: these machines 
     const group = opened.host.create(7);
     const dir = join(parent, "check-7");
     expect(group.procs).toEqual([join(dir, "cgroup.procs")]);
-    // The host returns here after spawning each check inside its group: its own v2 group.
-    const own = /^0::(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"))?.[1] ?? "/";
-    expect(opened.host.home).toEqual([join(base, own, "cgroup.procs")]);
     expect(readFileSync(join(dir, "memory.max"), "utf8")).toBe(String(64 * 1024 * 1024));
     expect(readFileSync(join(dir, "pids.max"), "utf8")).toBe("32");
     expect(group.limitsHit()).toEqual([]);
     writeFileSync(join(dir, "memory.events"), "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
     writeFileSync(join(dir, "pids.events"), "max 3\n");
     expect(group.limitsHit()).toEqual(["memory", "pids"]);
+  });
+
+  it("hands a group on only when its check left it as clean as new", () => {
+    const base = tempDir();
+    writeFileSync(join(base, "cgroup.controllers"), "cpu memory pids\n");
+    const opened = openCgroups(64, 32, base);
+    if (!opened.ok) throw new Error(opened.error);
+    const pool = new GroupPool(opened.host);
+    const first = pool.acquire();
+    // Unreadable task list: not known to be empty.
+    pool.release(first);
+    const second = pool.acquire();
+    expect(second).not.toBe(first);
+    const secondDir = dirname(second.procs[0]!);
+    writeFileSync(second.procs[0]!, "");
+    writeFileSync(join(secondDir, "memory.stat"), "anon 0\nfile 8192\nshmem 0\n");
+    pool.release(second);
+    expect(pool.acquire()).toBe(second);
+    // A task left, a memory page it cannot give back, a cap hit: each retires the group.
+    for (const [file, text] of [
+      ["cgroup.procs", "4242\n"],
+      ["memory.stat", "anon 0\nshmem 4096\n"],
+      ["pids.events", "max 1\n"],
+    ] as const) {
+      writeFileSync(join(secondDir, file), text);
+      pool.release(second);
+      expect(pool.acquire()).not.toBe(second);
+      writeFileSync(join(secondDir, file), file === "cgroup.procs" ? "" : "shmem 0\nmax 0\n");
+    }
   });
 
   it("reports no caps where no hierarchy is mounted", () => {
@@ -110,6 +137,42 @@ describe("boundaryFailed", () => {
     expect(boundaryFailed(1, "error: tests failed\n")).toBe(false);
     expect(boundaryFailed(0, "unshare: looks like it\n")).toBe(false);
     expect(boundaryFailed(null, "unshare: killed\n")).toBe(false);
+  });
+});
+
+describe("checkEntry", () => {
+  /** Runs the entry as PID 1 would, with `fds` as 3 and up, and a command that lists its own fds. */
+  const enter = (fds: number[]) => {
+    const [sh, ...rest] = checkEntry(fds.length, false);
+    const run = spawnSync(sh!, [...rest, "sh", "-c", "ls /proc/$$/fd; echo ran"], {
+      stdio: ["ignore", "pipe", "pipe", ...fds],
+      encoding: "utf8",
+    });
+    for (const fd of fds) closeSync(fd);
+    return run;
+  };
+
+  it("joins every group through its fd, then closes them before the command runs", () => {
+    const dir = tempDir();
+    const files = ["memory", "pids"].map((n) => join(dir, n));
+    const run = enter(files.map((f) => openSync(f, "w")));
+    expect(run.status).toBe(0);
+    for (const f of files) expect(readFileSync(f, "utf8")).toBe("0\n");
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.at(-1)).toBe("ran");
+    expect(lines).not.toContain("3");
+    expect(lines).not.toContain("4");
+  });
+
+  it("a group it cannot join stops the check as a boundary failure, before the command", () => {
+    const run = enter([openSync("/dev/full", "w")]);
+    expect(run.stdout).not.toContain("ran");
+    expect(boundaryFailed(run.status, run.stderr)).toBe(true);
+    expect(run.stderr).toContain("cannot join the check's cgroup");
+  });
+
+  it("is nothing at all with no group to join and no /proc to guard", () => {
+    expect(checkEntry(0, false)).toEqual([]);
   });
 });
 

@@ -11,10 +11,11 @@ import {
   existsSync,
   readFileSync,
   realpathSync,
+  rmdirSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseInputs } from "../src/action/inputs.js";
 import type { ProcessOptions } from "../src/process/run-process.js";
@@ -26,6 +27,8 @@ import { HOST_FROM_SOURCE, processesWith, ROOT } from "./helpers/sandbox.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
+/** A check's group, below its run's: `/…/contract-gate-<hex>/check-<n>`. */
+const CHECK_GROUP = /\/contract-gate-[0-9a-f]+\/check-\d+$/;
 
 function options(root: string, over: Partial<SandboxOptions> = {}): SandboxOptions {
   return {
@@ -95,25 +98,36 @@ describe("caps", () => {
       sandbox.close();
     }
   }, 60_000);
-  it("each check is born in its own groups; the host returns to its own between spawns", async () => {
+  it("each running check is alone in its groups; only a group left as clean as new is reused; the host never joins one", async () => {
     const root = tempDir();
     const sandbox = await openSandbox(options(root));
     try {
-      const groups = async () => {
-        const out = await sandbox.run(bash(root, "grep -E ':(memory|pids):' /proc/self/cgroup"));
+      /** The check's memory and pids groups (one name: check-<n> in both hierarchies). */
+      const group = async (before = "") => {
+        const out = await sandbox.run(
+          bash(root, `${before}grep -E ':(memory|pids):' /proc/self/cgroup`),
+        );
         expect(out).toMatchObject({ kind: "exited", exitCode: 0 });
-        return out.stdout
+        const paths = out.stdout
           .trim()
           .split("\n")
           .map((l) => l.split(":")[2]);
+        expect(paths).toHaveLength(2);
+        for (const path of paths) expect(path).toMatch(CHECK_GROUP);
+        const names = new Set(paths.map((p) => p?.split("/").pop()));
+        expect(names.size).toBe(1);
+        return [...names][0];
       };
-      const first = await groups();
-      const second = await groups();
-      for (const path of [...first, ...second])
-        expect(path).toMatch(/\/contract-gate-[0-9a-f]+\/check-\d+$/);
-      expect(new Set(first.map((p) => p?.split("/").pop())).size).toBe(1);
-      expect(first[0]?.split("/").pop()).not.toBe(second[0]?.split("/").pop());
-      // The host itself (its argv holds this run's config, hence the tree's path) is back home.
+      // Two at once: two groups.
+      const [a, b] = await Promise.all([group("sleep 0.5; "), group("sleep 0.5; ")]);
+      expect(a).not.toBe(b);
+      // tmpfs pages stay charged to the group that wrote them: it goes to no later check.
+      const pinned = await group("head -c 1048576 /dev/zero > /tmp/pinned && ");
+      const next = await group();
+      expect(next).not.toBe(pinned);
+      // A check that left nothing behind hands its group on.
+      expect(await group()).toBe(next);
+      // The host itself (its argv holds this run's config, hence the tree's path) is in none.
       const hostGroups = processesWith(realpathSync(root)).map((pid) =>
         readFileSync(`/proc/${pid}/cgroup`, "utf8"),
       );
@@ -346,6 +360,19 @@ describe("a SIGKILLed gate", () => {
     await closed;
   }
 
+  /** Removes a cgroup directory once its last task has left (exiting tasks leave a moment later). */
+  async function removeGroup(dir: string): Promise<void> {
+    for (let tries = 0; tries < 40; tries++) {
+      try {
+        rmdirSync(dir);
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
   it("a SIGKILLed sandbox host takes every check with it", async () => {
     const root = tempDir();
     const sandbox = await openSandbox(options(root));
@@ -354,6 +381,14 @@ describe("a SIGKILLed gate", () => {
     while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    // A SIGKILLed host cannot remove its groups: the test does, once the check is gone.
+    // (The check's own processes are in them; the unshare above it is not.)
+    const groups = processesWith(tag)
+      .flatMap((pid) => readFileSync(`/proc/${pid}/cgroup`, "utf8").split("\n"))
+      .map((l) => l.split(":"))
+      .filter(([, c, path]) => ["memory", "pids"].includes(c!) && CHECK_GROUP.test(path!))
+      .map(([, c, path]) => join("/sys/fs/cgroup", c!, path!));
+    expect(new Set(groups).size).toBe(2);
     const hosts = processesWith(SANDBOX_HOST_ARG).filter((pid) =>
       readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(root),
     );
@@ -363,6 +398,9 @@ describe("a SIGKILLed gate", () => {
     expect((await pending).kind).toBe("boundary");
     while (processesWith(tag).length > 0) await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(tag)).toEqual([]);
+    for (const dir of new Set(groups)) {
+      for (const d of [dir, dirname(dir)]) await removeGroup(d);
+    }
   }, 60_000);
 
   it("leaves nothing running (the check survives a SIGKILLed gate with the sandbox off)", async () => {

@@ -10,20 +10,62 @@ import type { Limit } from "./protocol.js";
  * (memory and pids hierarchies, as on this project's machines) both work.
  */
 export interface CheckGroup {
-  /** `cgroup.procs` files the host writes itself into while it spawns the check. */
+  /** `cgroup.procs` files the check's first process writes itself into before anything else runs. */
   procs: string[];
   /** Which caps the check ran into; call once it has ended. */
   limitsHit(): Limit[];
+  /**
+   * Whether the ended check left the group as a new one: no task, no cap
+   * hit (every counter still 0) and no memory it cannot give back (tmpfs
+   * pages stay charged to the group that wrote them, and there is no swap).
+   */
+  clean(): boolean;
   /** Whether every directory is gone. */
   remove(): boolean;
 }
 
 export interface CgroupHost {
   version: "v1" | "v2";
-  /** The host's own `cgroup.procs` files, to return to after each spawn. */
-  home: string[];
   create(id: number): CheckGroup;
   close(): void;
+}
+
+/**
+ * Hands each check a group that holds nothing but it. Creating and removing
+ * a cgroup costs milliseconds of kernel time each (memory and pids, both
+ * ways: more than the check's own spawn), so a group a check left clean
+ * goes to the next check; one that is not clean is removed, never reused.
+ * At most one check is ever in a group, and its caps and counters start
+ * from zero as in a new one.
+ */
+export class GroupPool {
+  private readonly idle: CheckGroup[] = [];
+  /** Every group not yet removed: idle, in use, or busy when removal was tried. */
+  private readonly live = new Set<CheckGroup>();
+  private nextName = 1;
+
+  constructor(private readonly cgroups: CgroupHost) {}
+
+  acquire(): CheckGroup {
+    const reused = this.idle.pop();
+    if (reused) return reused;
+    const group = this.cgroups.create(this.nextName++);
+    this.live.add(group);
+    return group;
+  }
+
+  /** Call once the check has ended (its `limitsHit` read). */
+  release(group: CheckGroup): void {
+    if (group.clean()) this.idle.push(group);
+    else if (group.remove()) this.live.delete(group);
+  }
+
+  /** Removes every group it can; true when none is left. */
+  sweep(): boolean {
+    this.idle.length = 0;
+    for (const g of this.live) if (g.remove()) this.live.delete(g);
+    return this.live.size === 0;
+  }
 }
 
 /**
@@ -60,7 +102,6 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   writeFileSync(join(parent, "cgroup.subtree_control"), "+memory +pids");
   return {
     version: "v2",
-    home: [join(base, ownPath(""), "cgroup.procs")],
     create(id) {
       const dir = join(parent, `check-${id}`);
       mkdirSync(dir);
@@ -69,14 +110,19 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
         tryWrite(join(dir, "memory.swap.max"), "0");
       }
       if (pidsMax > 0) writeFileSync(join(dir, "pids.max"), String(pidsMax));
-      return {
+      const group: CheckGroup = {
         procs: [join(dir, "cgroup.procs")],
         limitsHit: () => [
           ...(counter(join(dir, "memory.events"), "oom_kill") > 0 ? (["memory"] as const) : []),
           ...(counter(join(dir, "pids.events"), "max") > 0 ? (["pids"] as const) : []),
         ],
+        clean: () =>
+          empty(join(dir, "cgroup.procs")) &&
+          group.limitsHit().length === 0 &&
+          counter(join(dir, "memory.stat"), "shmem") === 0,
         remove: () => removeDir(dir),
       };
+      return group;
     },
     close: () => {
       removeDir(parent);
@@ -92,10 +138,6 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   mkdirSync(pidsParent);
   return {
     version: "v1",
-    home: [
-      join(base, "memory", ownPath("memory"), "cgroup.procs"),
-      join(base, "pids", ownPath("pids"), "cgroup.procs"),
-    ],
     create(id) {
       const mem = join(memParent, `check-${id}`);
       const pids = join(pidsParent, `check-${id}`);
@@ -107,7 +149,7 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
         tryWrite(join(mem, "memory.memsw.limit_in_bytes"), bytes);
       }
       if (pidsMax > 0) writeFileSync(join(pids, "pids.max"), String(pidsMax));
-      return {
+      const group: CheckGroup = {
         procs: [join(mem, "cgroup.procs"), join(pids, "cgroup.procs")],
         limitsHit: () => {
           const oom = join(mem, "memory.oom_control");
@@ -120,8 +162,13 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
             ...(counter(join(pids, "pids.events"), "max") > 0 ? (["pids"] as const) : []),
           ];
         },
+        clean: () =>
+          group.procs.every(empty) &&
+          group.limitsHit().length === 0 &&
+          counter(join(mem, "memory.stat"), "shmem") === 0,
         remove: () => [removeDir(mem), removeDir(pids)].every(Boolean),
       };
+      return group;
     },
     close: () => {
       removeDir(memParent);
@@ -130,19 +177,11 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   };
 }
 
-/**
- * This process's path in a v1 hierarchy (`4:memory:/a/b`) or, for controller
- * "", in the v2 one (`0::/a/b`), from /proc/self/cgroup.
- */
+/** This process's path in a v1 hierarchy (`4:memory:/a/b`), from /proc/self/cgroup. */
 function ownPath(controller: string): string {
   for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
-    const [id, controllers = "", path = "/"] = line.split(":");
-    if (
-      controller === ""
-        ? id === "0" && controllers === ""
-        : controllers.split(",").includes(controller)
-    )
-      return path;
+    const [, controllers = "", path = "/"] = line.split(":");
+    if (controllers.split(",").includes(controller)) return path;
   }
   return "/";
 }
@@ -150,6 +189,15 @@ function ownPath(controller: string): string {
 function counter(file: string, key: string): number {
   const m = new RegExp(`^${key} (\\d+)$`, "m").exec(readFileSafe(file));
   return m ? Number(m[1]) : 0;
+}
+
+/** No task left in the group (one that cannot be read is not known to be empty). */
+function empty(procs: string): boolean {
+  try {
+    return readFileSync(procs, "utf8").trim() === "";
+  } catch {
+    return false;
+  }
 }
 
 function readFileSafe(file: string): string {

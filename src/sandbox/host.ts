@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   accessSync,
+  closeSync,
   constants,
   mkdtempSync,
+  openSync,
   readFileSync,
   rmdirSync,
   statSync,
@@ -12,8 +14,8 @@ import { tmpdir } from "node:os";
 import { delimiter, posix } from "node:path";
 import { createInterface } from "node:readline";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
-import { type CgroupHost, type CheckGroup, openCgroups } from "./host-cgroups.js";
-import { layoutScript, stageScript } from "./host-mounts.js";
+import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
+import { layoutScript, q, stageScript } from "./host-mounts.js";
 import {
   type HostConfig,
   HostConfigSchema,
@@ -50,8 +52,7 @@ export function runSandboxHost(rawConfig: string): void {
   const tools = { setpriv: which("setpriv"), unshare: which("unshare") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
-  /** Groups of running checks, and of ended ones whose removal found them busy. */
-  const leftovers = new Set<CheckGroup>();
+  const pool = cgroups && new GroupPool(cgroups);
 
   const shutdown = () => {
     // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
@@ -61,8 +62,7 @@ export function runSandboxHost(rawConfig: string): void {
     // Killed tasks leave their cgroups a moment later: retry a few times.
     let tries = 0;
     const sweep = () => {
-      for (const g of leftovers) if (g.remove()) leftovers.delete(g);
-      if (leftovers.size > 0 && ++tries < 20) setTimeout(sweep, 50);
+      if (pool && !pool.sweep() && ++tries < 20) setTimeout(sweep, 50);
       else finish();
     };
     const finish = () => {
@@ -93,25 +93,29 @@ export function runSandboxHost(rawConfig: string): void {
       return;
     }
     let group: CheckGroup | undefined;
+    const joinFds: number[] = [];
+    const closeJoinFds = () => {
+      for (const fd of joinFds.splice(0)) closeSync(fd);
+    };
     try {
-      group = cgroups?.create(id);
-      if (group) leftovers.add(group);
+      group = pool?.acquire();
+      for (const procs of group?.procs ?? []) joinFds.push(openSync(procs, "w"));
     } catch (e) {
+      closeJoinFds();
+      if (group) pool?.release(group);
       send({
         ev: "exit",
         id,
         code: null,
         signal: null,
         limits: [],
-        boundaryError: `cannot create the check's cgroup: ${(e as Error).message}`,
+        boundaryError: `cannot set up the check's cgroup: ${(e as Error).message}`,
       });
       return;
     }
-    // The check is born inside its cgroup: the host (single-threaded, and
-    // spawn forks and waits for the exec synchronously) moves itself into the
-    // group, spawns, and moves back. A fork bomb cannot start outside it, and
-    // no shell runs per check just to join. The first process is an unshare
-    // whose child is PID 1 of a new namespace and execs the command through setpriv.
+    // The first process is an unshare whose child is PID 1 of a new
+    // namespace; it joins the check's groups, guards /proc, and execs the
+    // command through setpriv (see checkEntry).
     const argv = [
       "--pid",
       "--fork",
@@ -120,7 +124,7 @@ export function runSandboxHost(rawConfig: string): void {
       `--root=${root}`,
       `--wd=${cwd}`,
       "--",
-      ...(config.uid === 0 ? ROOT_PROC_GUARD : []),
+      ...checkEntry(joinFds.length, config.uid === 0),
       tools.setpriv,
       `--reuid=${config.uid}`,
       `--regid=${config.gid}`,
@@ -137,20 +141,15 @@ export function runSandboxHost(rawConfig: string): void {
     try {
       // detached: a session of its own. Process groups cross PID namespaces, so
       // in ours a check's `kill 0` would reach the host and the gate.
-      child = bornIn(group, cgroups, () =>
-        spawn(tools.unshare, argv, {
-          cwd: "/",
-          env,
-          detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
-        }),
-      );
+      child = spawn(tools.unshare, argv, {
+        cwd: "/",
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", ...joinFds],
+      });
     } catch (e) {
-      if (group?.remove()) leftovers.delete(group);
-      if (e instanceof JoinError) {
-        send({ ev: "exit", id, code: null, signal: null, limits: [], boundaryError: e.message });
-        return;
-      }
+      closeJoinFds();
+      if (group) pool?.release(group);
       send({
         ev: "spawn-error",
         id,
@@ -159,6 +158,7 @@ export function runSandboxHost(rawConfig: string): void {
       });
       return;
     }
+    closeJoinFds();
     running.set(id, child);
     const firstErr = new FirstBytes();
     child.stdout?.on("data", (d: Buffer) =>
@@ -170,7 +170,7 @@ export function runSandboxHost(rawConfig: string): void {
     });
     child.on("error", (e) => {
       running.delete(id);
-      if (group?.remove()) leftovers.delete(group);
+      if (group) pool?.release(group);
       send({
         ev: "spawn-error",
         id,
@@ -181,7 +181,7 @@ export function runSandboxHost(rawConfig: string): void {
     child.on("close", (code, signal) => {
       if (!running.delete(id)) return;
       const limits = group?.limitsHit() ?? [];
-      if (group?.remove()) leftovers.delete(group);
+      if (group) pool?.release(group);
       send({
         ev: "exit",
         id,
@@ -212,60 +212,46 @@ export function runSandboxHost(rawConfig: string): void {
 
 const SELF = "contract-gate-sandbox";
 
-/** The host could not enter a check's cgroup: the check does not run. */
-class JoinError extends Error {}
-
 /**
- * Runs `spawn` with the host inside the check's cgroup(s), so the child is
- * created there. Joining fails closed: nothing is spawned. Returning home can
- * only fail if the host's own group vanished; the next spawn joins its own
- * group first anyway, so every check is still born where it belongs.
- * (While the host is inside, its threads count against the group's pids cap:
- * the caps are far above a Node process's dozen threads.)
- */
-function bornIn<T>(
-  group: CheckGroup | undefined,
-  cgroups: CgroupHost | undefined,
-  spawnIt: () => T,
-): T {
-  if (!group || !cgroups) return spawnIt();
-  const goHome = () => {
-    for (const procs of cgroups.home) {
-      try {
-        writeFileSync(procs, "0");
-      } catch (e) {
-        process.stderr.write(`${SELF}: cannot return to ${procs}: ${(e as Error).message}\n`);
-      }
-    }
-  };
-  try {
-    for (const procs of group.procs) writeFileSync(procs, "0");
-  } catch (e) {
-    goHome();
-    throw new JoinError(`cannot join the check's cgroup: ${(e as Error).message}`);
-  }
-  try {
-    return spawnIt();
-  } finally {
-    goHome();
-  }
-}
-
-/**
+ * What PID 1 of a check's namespace runs before setpriv: one small shell, or
+ * nothing when there is nothing to do.
+ *
+ * It joins the check's groups first, through the `cgroup.procs` files the
+ * host opened as fds 3 and up, so the command and everything it starts are
+ * inside them (a fork bomb cannot start outside). The host never moves
+ * itself: moving a process between cgroups waits on the kernel, and spawns
+ * from the single-threaded host would queue behind it. The fds are closed
+ * before the command runs.
+ *
  * When checks run as root (the gate does), the fresh /proc is theirs to
  * write: a capability-less root still owns /proc/sys (kernel.core_pattern
  * runs a program as root on the machine) and /proc/sysrq-trigger. So, as
  * root inside the new namespaces and before setpriv drops everything, both
  * are bound read-only. Other uids cannot write them at all, and skip this.
  */
-const ROOT_PROC_GUARD = [
-  "/bin/sh",
-  "-c",
-  `mount --bind -o ro /proc/sys /proc/sys || { echo '${SELF}: cannot protect /proc/sys' >&2; exit 125; }
-if [ -e /proc/sysrq-trigger ]; then mount --bind -o ro /proc/sysrq-trigger /proc/sysrq-trigger || { echo '${SELF}: cannot protect /proc/sysrq-trigger' >&2; exit 125; }; fi
-exec "$@"`,
-  "sh",
-];
+export function checkEntry(groupFds: number, guardProc: boolean): string[] {
+  if (groupFds === 0 && !guardProc) return [];
+  const lines: string[] = [];
+  const fds = Array.from({ length: groupFds }, (_, i) => i + 3);
+  for (const fd of fds) {
+    // The write's own error is silenced: stderr must start with our prefix (boundaryFailed).
+    lines.push(`{ echo 0 >&${fd}; } 2>/dev/null || ${fail("cannot join the check's cgroup")}`);
+  }
+  if (fds.length > 0) lines.push(`exec ${fds.map((fd) => `${fd}>&-`).join(" ")}`);
+  if (guardProc) {
+    // -n: no utab to update (the checks' /run is read-only anyway).
+    const protect = (path: string) =>
+      `mount -n --bind -o ro ${path} ${path} 2>/dev/null || ${fail(`cannot protect ${path}`)}`;
+    lines.push(protect("/proc/sys"));
+    lines.push(`if [ -e /proc/sysrq-trigger ]; then ${protect("/proc/sysrq-trigger")}; fi`);
+  }
+  lines.push('exec "$@"');
+  return ["/bin/sh", "-c", lines.join("\n"), "sh"];
+}
+
+function fail(message: string): string {
+  return `{ echo ${q(`${SELF}: ${message}`)} >&2; exit 125; }`;
+}
 
 /**
  * Whether the layers before the command failed. Each of them (unshare, the
