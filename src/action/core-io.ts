@@ -10,6 +10,7 @@ export function coreIO(): ActionIO {
     setOutput: (name, value) => core.setOutput(name, String(value)),
     setFailed: (message) => core.setFailed(message),
     info: (message) => core.info(message),
+    debug: (message) => core.debug(message),
     notice: (message) => core.notice(message),
     warning: (message) => core.warning(message),
     errorAt: (message, at) =>
