@@ -642,6 +642,10 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
       calls.push("startCheckRun");
       return { id: 1, htmlUrl: "https://github.com/acme/widgets/runs/1" };
     },
+    findCheckRun: async () => {
+      calls.push("findCheckRun");
+      return undefined;
+    },
     completeCheckRun: async (_id, args) => {
       calls.push(`completeCheckRun ${args.conclusion}`);
     },
