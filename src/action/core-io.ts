@@ -24,9 +24,8 @@ export function coreIO(): ActionIO {
       // Between stop-commands and a fresh random token, nothing a contract or a
       // command printed can be read as a workflow command (::set-output, ::add-mask, ...).
       const token = randomBytes(16).toString("hex");
-      core.info(`::stop-commands::${token}`);
-      for (const line of text.replace(/\n$/, "").split("\n")) core.info(line);
-      core.info(`::${token}::`);
+      // One write for the whole block (a report has a line per check): the same bytes as line by line.
+      core.info(`::stop-commands::${token}\n${text.replace(/\n$/, "")}\n::${token}::`);
     },
   };
 }
