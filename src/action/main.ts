@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { loadContract } from "../load.js";
+import { loadContracts } from "../load.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
@@ -40,13 +40,15 @@ export async function runAction({
   protect,
 }: ActionDeps): Promise<void> {
   let sandbox: Promise<Sandbox> | undefined;
-  /** Each stage's wall time, in the debug log (ACTIONS_STEP_DEBUG): where a slow run spends it. */
+  /** Each stage's wall time and the RSS after it, in the debug log (ACTIONS_STEP_DEBUG): where a slow run spends it. */
   const stage = async <T>(name: string, body: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
       return await body();
     } finally {
-      io.debug?.(`contract-gate: stage ${name}: ${Math.round(performance.now() - started)} ms`);
+      const ms = Math.round(performance.now() - started);
+      const rssMb = Math.round(process.memoryUsage.rss() / 1e6);
+      io.debug?.(`contract-gate: stage ${name}: ${ms} ms; rss ${rssMb} MB`);
     }
   };
   try {
@@ -64,11 +66,10 @@ export async function runAction({
     const integrity = await stage("base-comparison", () =>
       baseComparison(api, settings.contracts, gated, scope),
     );
-    const contracts = await stage("load", () =>
-      Promise.all(scope.paths.map((p) => loadContract(scope.root, p))),
-    );
     const stops = new ApiStops();
-    const checkRun = await stage("check-run", () =>
+    // The check run is created (a round trip to GitHub) while the contracts load
+    // (CPU). startCheckRun never rejects: a failure is a warning or an API stop.
+    const creating = stage("check-run", () =>
       startCheckRun({
         api,
         io,
@@ -78,6 +79,8 @@ export async function runAction({
         stops,
       }),
     );
+    const contracts = await stage("load", () => loadContracts(scope.root, scope.paths));
+    const checkRun = await creating;
     const opened = sandbox;
     sandbox = undefined; // runChecks closes it
     const run = await stage("run-checks", () =>
