@@ -43,8 +43,9 @@ export interface PublishArgs {
 export async function publish(args: PublishArgs): Promise<void> {
   const { io, settings, report, checkRun, stops } = args;
   const notCompleted = await completeCheckRun(args);
-  const commentUrl = await comment(args);
-  if (stops.stop) apiStopFallback(args, notCompleted);
+  // The comment waits out GitHub's spacing between writes (1 s): the job summary is written meanwhile.
+  const commenting = comment(args);
+  let summaryError: unknown;
   try {
     const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
     await io.writeSummary(
@@ -53,7 +54,14 @@ export async function publish(args: PublishArgs): Promise<void> {
         renderMarkdown(report.summary, report.outcomes, markdown(args, SUMMARY_BUDGET)),
     );
   } catch (e) {
-    io.warning(`contract-gate: could not write the job summary: ${(e as Error).message}`);
+    summaryError = e;
+  }
+  const commentUrl = await commenting;
+  if (stops.stop) apiStopFallback(args, notCompleted);
+  if (summaryError !== undefined) {
+    io.warning(
+      `contract-gate: could not write the job summary: ${(summaryError as Error).message}`,
+    );
   }
 
   const c = report.summary.counts;
