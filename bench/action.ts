@@ -171,6 +171,30 @@ try {
   (payload as { pull_request: { changed_files: number } }).pull_request.changed_files =
     files.length;
 
+  // Warm-up, untimed: the stand-in compiles its request and response validators
+  // on the first use of each endpoint (hundreds of ms, in this process) —
+  // time GitHub would not spend. One contract on another PR uses them all.
+  standIn.addPull("bench/repo", {
+    number: 8,
+    headSha: head,
+    baseSha: base,
+    files: files.slice(0, 2),
+  });
+  const warmPayload = examplePayload("pull_request", "opened", {
+    owner: "bench",
+    repo: "repo",
+    number: 8,
+    headSha: head,
+    baseSha: base,
+  });
+  const warm = await runAction({
+    ...runnerEnv(root, repo, "pull_request", warmPayload, standIn.url, head, {
+      comment: "always",
+    }),
+    GITHUB_RUN_ID: "0",
+  });
+  if (warm.code !== 0) throw new Error(`the warm-up run failed (exit ${warm.code})`);
+
   const before = standIn.requests.length;
   const env = runnerEnv(root, repo, "pull_request", payload, standIn.url, head, {
     "max-parallel": "2",
