@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { EOL } from "node:os";
 import * as core from "@actions/core";
 import type { ActionIO } from "./io.js";
 import type { PostIO } from "./post.js";
@@ -25,7 +26,12 @@ export function coreIO(): ActionIO {
       // command printed can be read as a workflow command (::set-output, ::add-mask, ...).
       const token = randomBytes(16).toString("hex");
       // One write for the whole block (a report has a line per check): the same bytes as line by line.
-      core.info(`::stop-commands::${token}\n${text.replace(/\n$/, "")}\n::${token}::`);
+      const lines = [
+        `::stop-commands::${token}`,
+        ...text.replace(/\n$/, "").split("\n"),
+        `::${token}::`,
+      ];
+      core.info(lines.join(EOL));
     },
   };
 }
