@@ -65,6 +65,29 @@ describe("readAtCommit", () => {
     expect(reads.get("empty.md")).toEqual({ kind: "file", bytes: new Uint8Array(), size: 0 });
   });
 
+  it("takes every path literally: pattern characters and pathspec magic in a name are the name", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, ":(top)a.json"), "magic");
+    writeFileSync(join(dir, "*.json"), "star");
+    writeFileSync(join(dir, "b.json"), "plain");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "one");
+    const reads = await readAtCommit(dir, "HEAD", [
+      { path: ":(top)a.json", limit: 100 },
+      { path: "*.json", limit: 100 },
+      { path: ":(exclude)b.json", limit: 100 },
+      { path: "b.json", limit: 100 },
+    ]);
+    const text = (p: string) => {
+      const r = reads.get(p);
+      return r?.kind === "file" ? Buffer.from(r.bytes).toString() : r?.kind;
+    };
+    expect(text(":(top)a.json")).toBe("magic");
+    expect(text("*.json")).toBe("star");
+    expect(text(":(exclude)b.json")).toBe("missing");
+    expect(text("b.json")).toBe("plain");
+  });
+
   it("reads relative to a subdirectory, as the working directory input gives it", async () => {
     const dir = repo();
     mkdirSync(join(dir, "pkg"));

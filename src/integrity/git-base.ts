@@ -94,7 +94,9 @@ export async function readAtCommit(
   for (const chunk of chunks([...wanted.keys()], 500)) {
     let listing: string;
     try {
-      listing = (await git(root, ["ls-tree", "-l", "-z", commit, "--", ...chunk])).toString("utf8");
+      // Literal: a file the PR names `:(top)x` or `*.json` is that file, never a pattern.
+      const args = ["--literal-pathspecs", "ls-tree", "-l", "-z", commit, "--", ...chunk];
+      listing = (await git(root, args)).toString("utf8");
     } catch (e) {
       throw unreadable(e);
     }
