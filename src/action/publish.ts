@@ -43,9 +43,8 @@ export interface PublishArgs {
 export async function publish(args: PublishArgs): Promise<void> {
   const { io, settings, report, checkRun, stops } = args;
   const notCompleted = await completeCheckRun(args);
-  // The comment waits out GitHub's spacing between writes (1 s): the job summary is written meanwhile.
-  const commenting = comment(args);
-  let summaryError: unknown;
+  const commentUrl = await comment(args);
+  if (stops.stop) apiStopFallback(args, notCompleted);
   try {
     const stuck = notCompleted ? `> [!WARNING]\n> ${notCompleted}\n\n` : "";
     await io.writeSummary(
@@ -54,14 +53,7 @@ export async function publish(args: PublishArgs): Promise<void> {
         renderMarkdown(report.summary, report.outcomes, markdown(args, SUMMARY_BUDGET)),
     );
   } catch (e) {
-    summaryError = e;
-  }
-  const commentUrl = await commenting;
-  if (stops.stop) apiStopFallback(args, notCompleted);
-  if (summaryError !== undefined) {
-    io.warning(
-      `contract-gate: could not write the job summary: ${(summaryError as Error).message}`,
-    );
+    io.warning(`contract-gate: could not write the job summary: ${(e as Error).message}`);
   }
 
   const c = report.summary.counts;
