@@ -53,6 +53,23 @@ export async function loadContract(
 }
 
 /**
+ * Load every contract, one after another, yielding to the event loop between
+ * files: the work is synchronous, and without the yield a request started
+ * before (the action's check run) would not even be sent until all are done.
+ */
+export async function loadContracts(
+  root: string,
+  relPaths: readonly string[],
+): Promise<Contract[]> {
+  const out: Contract[] = [];
+  for (const relPath of relPaths) {
+    out.push(await loadContract(root, relPath));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/**
  * A workphase plan with its citations resolved against the research beside
  * it, read like the contract (never through a symlink). Deleting the research
  * a plan still cites leaves its citations unresolved: an error.

@@ -436,6 +436,18 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout
     const [cr] = checkRuns(gh);
     expect(cr!.conclusion).toBe("neutral");
     expect(cr!.output.title).toBe("No contracts in scope");
+    // Nothing runs, so no sandbox starts: no sandbox line or warning on any surface.
+    expect(r.stdout).not.toMatch(/Sandbox:|UNSANDBOXED/);
+    expect(cr!.output.summary).not.toMatch(/Sandbox:|UNSANDBOXED/);
+    expect(r.summary).not.toMatch(/Sandbox:|UNSANDBOXED/);
+    expect(JSON.parse(readFileSync(r.outputs.report!, "utf8")).sandbox).toBeUndefined();
+    // Control: with a contract in scope the same run names its sandbox everywhere.
+    const withContract = await pr({ [GREEN_PATH]: GREEN });
+    const g = await withContract.run();
+    expect(g.stdout).toMatch(/Sandbox: /);
+    expect(checkRuns(withContract.gh)[0]!.output.summary).toMatch(/Sandbox: /);
+    expect(JSON.parse(readFileSync(g.outputs.report!, "utf8")).sandbox).toBeDefined();
+    await finish(withContract.gh, expect);
     await finish(gh, expect);
   });
 

@@ -99,6 +99,66 @@ describe("the runner cancels the job", () => {
   }
 });
 
+describe("the runner cancels the job while the check run is being created", () => {
+  const creates = (gh: StandIn) =>
+    gh.requests.filter((r) => r.method === "POST" && r.path.endsWith("/check-runs")).length;
+
+  it("the create took effect but never answered: the post step finds the run and completes it as cancelled", async ({
+    expect,
+  }) => {
+    const { gh, run } = await pr(RED);
+    gh.failNext({ method: "POST", path: CREATE_RUN, hang: true, afterEffect: true });
+    const main = await run({
+      onSpawn: (child) => {
+        void until(() => checkRuns(gh).length === 1).then(() => child.kill("SIGTERM"));
+      },
+    });
+    expect(main.code).toBe(143);
+    expect(main.state["check-run-id"]).toBeUndefined();
+    expect(checkRuns(gh).map((c) => c.status)).toEqual(["in_progress"]);
+    // Control: with only what was saved before this fix (no pending run), the post step cannot find it.
+    const { "check-run-pending": pending, ...before } = main.state;
+    expect(pending).toBeDefined();
+    const blind = await run({ postState: before });
+    expect(blind.code).toBe(0);
+    expect(checkRuns(gh).map((c) => c.status)).toEqual(["in_progress"]);
+
+    const post = await run({ postState: main.state });
+    expect(post.code).toBe(0);
+    expect(messages(post, "warning")).toEqual([]);
+    expect(checkRuns(gh).map((c) => [c.status, c.conclusion])).toEqual([
+      ["completed", "cancelled"],
+    ]);
+    expect(post.stdout).toContain(`check run ${checkRuns(gh)[0]!.id} was left in progress`);
+    expect(comments(gh)).toHaveLength(0);
+    await finish(gh, expect);
+  }, 60_000);
+
+  it("the create never took effect: the post step looks, finds nothing and creates nothing", async ({
+    expect,
+  }) => {
+    const { gh, run } = await pr(RED);
+    gh.failNext({ method: "POST", path: CREATE_RUN, hang: true });
+    const main = await run({
+      onSpawn: (child) => {
+        void until(() => creates(gh) === 1).then(() => child.kill("SIGINT"));
+      },
+    });
+    expect(main.code).toBe(130);
+    expect(checkRuns(gh)).toEqual([]);
+    const post = await run({ postState: main.state });
+    expect(post.code).toBe(0);
+    expect(messages(post, "warning")).toEqual([]);
+    expect(checkRuns(gh)).toEqual([]);
+    expect(
+      gh.requests.some(
+        (r) => r.method === "GET" && /\/commits\/[0-9a-f]{40}\/check-runs$/.test(r.path),
+      ),
+    ).toBe(true);
+    await finish(gh, expect);
+  }, 60_000);
+});
+
 // ------------------------------------------------------------------ API faults
 
 /** Fast retries and short deadlines, so a fault case takes seconds (see src/github/tuning.ts). */

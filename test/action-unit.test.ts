@@ -642,6 +642,10 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
       calls.push("startCheckRun");
       return { id: 1, htmlUrl: "https://github.com/acme/widgets/runs/1" };
     },
+    findCheckRun: async () => {
+      calls.push("findCheckRun");
+      return undefined;
+    },
     completeCheckRun: async (_id, args) => {
       calls.push(`completeCheckRun ${args.conclusion}`);
     },
@@ -888,6 +892,61 @@ describe("runPost", () => {
     await runPost(postIO({ "check-run-id": "42", "check-run-completed": "true" }), env, () => api);
     await runPost(postIO({}), env, () => api);
     expect(calls).toEqual([]);
+  });
+
+  describe("a run whose create was in flight when the job ended (no id saved)", () => {
+    const pending = JSON.stringify({
+      name: "contract-gate",
+      headSha: "a".repeat(40),
+      externalId: "7-1-contract-gate",
+    });
+    const finding = (found: { id: number; completed: boolean } | undefined | Error) => {
+      const asked: unknown[] = [];
+      const lookup = {
+        ...api,
+        findCheckRun: async (args: unknown) => {
+          asked.push(args);
+          if (found instanceof Error) throw found;
+          return found && { ...found, htmlUrl: `https://github.com/o/r/runs/${found.id}` };
+        },
+      } as unknown as GitHubApi;
+      return { asked, lookup };
+    };
+
+    it("finds it by name, head and external id and completes it as cancelled", async () => {
+      calls.length = 0;
+      const { asked, lookup } = finding({ id: 77, completed: false });
+      await runPost(postIO({ "check-run-pending": pending }), env, () => lookup);
+      expect(asked).toEqual([JSON.parse(pending)]);
+      expect(calls).toEqual([{ id: 77, conclusion: "cancelled" }]);
+    });
+
+    it("leaves it alone when it was never created, or completed after all; a failed create clears the intent", async () => {
+      calls.length = 0;
+      for (const found of [undefined, { id: 77, completed: true }]) {
+        const { lookup } = finding(found);
+        await runPost(postIO({ "check-run-pending": pending }), env, () => lookup);
+      }
+      const { asked, lookup } = finding({ id: 77, completed: false });
+      await runPost(postIO({ "check-run-pending": "" }), env, () => lookup);
+      expect(asked).toEqual([]);
+      expect(calls).toEqual([]);
+    });
+
+    it("a failed lookup is one warning that says what to do", async () => {
+      calls.length = 0;
+      const warnings: string[] = [];
+      const { lookup } = finding(new Error("GET failed with 502"));
+      await runPost(
+        { ...postIO({ "check-run-pending": pending }), warning: (m: string) => warnings.push(m) },
+        env,
+        () => lookup,
+      );
+      expect(calls).toEqual([]);
+      expect(warnings).toEqual([
+        expect.stringMatching(/being created.*GET failed with 502.*re-run this job/),
+      ]);
+    });
   });
 });
 

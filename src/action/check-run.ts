@@ -3,6 +3,9 @@ import type { ApiStops } from "./api-stops.js";
 import type { RunnerEnv } from "./event.js";
 import type { ActionIO } from "./io.js";
 
+/** The post step's state key for a check run being created: name, head sha and external id (JSON). */
+export const PENDING_CHECK_RUN = "check-run-pending";
+
 /**
  * Stage 5: the check run, in progress on `headSha` while the checks run. A
  * failure is a warning (or an API stop), never the end of the run: the
@@ -17,11 +20,15 @@ export async function startCheckRun(args: {
   stops: ApiStops;
 }): Promise<CheckRunRef | undefined> {
   const { api, io, runner, checkName, headSha, stops } = args;
+  const externalId = `${runner.runId}-${runner.runAttempt}-${checkName}`;
+  // Before the request: a cancellation while it is in flight ends the step before
+  // the id is known, and the post step then finds the run by these (post.ts).
+  io.saveState(PENDING_CHECK_RUN, JSON.stringify({ name: checkName, headSha, externalId }));
   try {
     const checkRun = await api.startCheckRun({
       name: checkName,
       headSha,
-      externalId: `${runner.runId}-${runner.runAttempt}-${checkName}`,
+      externalId,
       detailsUrl: `${runner.serverUrl}/${runner.repository}/actions/runs/${runner.runId}`,
     });
     // If the job is cancelled or crashes from here on, the post step completes the run.
@@ -29,6 +36,8 @@ export async function startCheckRun(args: {
     io.saveState("check-run-url", checkRun.htmlUrl);
     return checkRun;
   } catch (e) {
+    // Failed for good (the adapter already looked for a create that went through): none to complete.
+    io.saveState(PENDING_CHECK_RUN, "");
     if (!stops.record(e, "create the check run")) {
       io.warning(`contract-gate: could not create the check run: ${(e as Error).message}`);
     }

@@ -60,13 +60,24 @@ async function collect({
   let notFiles: string[] = [];
   let noMatch: string | undefined;
   let paths: string[];
+  // The PR's files are listed (the API) while the disk is searched; settled
+  // into a value at once, so a failure waits for its turn below.
+  const listing: Promise<{ files: ChangedFile[] } | { error: unknown }> =
+    target.kind === "pull-request"
+      ? changedFiles(api, target, root, io).then(
+          (files) => ({ files }),
+          (error: unknown) => ({ error }),
+        )
+      : Promise.resolve({ files: [] });
   const discovered = await discoverContracts({ root, globs: settings.contracts });
   // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
   if (discovered.length === 0) {
     noMatch = noMatchMessage(settings.contracts);
     io.warning(`contract-gate: ${noMatch}`);
   }
-  const changed = target.kind === "pull-request" ? await changedFiles(api, target, root, io) : [];
+  const listed = await listing;
+  if ("error" in listed) throw listed.error;
+  const changed = listed.files;
   if (target.kind === "pull-request" && settings.scope === "changed") {
     ({
       selected: paths,

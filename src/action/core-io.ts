@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { EOL } from "node:os";
 import * as core from "@actions/core";
 import type { ActionIO } from "./io.js";
 import type { PostIO } from "./post.js";
@@ -10,6 +11,7 @@ export function coreIO(): ActionIO {
     setOutput: (name, value) => core.setOutput(name, String(value)),
     setFailed: (message) => core.setFailed(message),
     info: (message) => core.info(message),
+    debug: (message) => core.debug(message),
     notice: (message) => core.notice(message),
     warning: (message) => core.warning(message),
     errorAt: (message, at) =>
@@ -23,9 +25,13 @@ export function coreIO(): ActionIO {
       // Between stop-commands and a fresh random token, nothing a contract or a
       // command printed can be read as a workflow command (::set-output, ::add-mask, ...).
       const token = randomBytes(16).toString("hex");
-      core.info(`::stop-commands::${token}`);
-      for (const line of text.replace(/\n$/, "").split("\n")) core.info(line);
-      core.info(`::${token}::`);
+      // One write for the whole block (a report has a line per check): the same bytes as line by line.
+      const lines = [
+        `::stop-commands::${token}`,
+        ...text.replace(/\n$/, "").split("\n"),
+        `::${token}::`,
+      ];
+      core.info(lines.join(EOL));
     },
   };
 }

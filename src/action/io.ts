@@ -6,6 +6,8 @@ export interface ActionIO {
   setOutput(name: string, value: string | number): void;
   setFailed(message: string): void;
   info(message: string): void;
+  /** The debug log, shown when the run has step debugging on. */
+  debug?(message: string): void;
   /** A notice annotation; plain info where the runner has none. */
   notice?(message: string): void;
   warning(message: string): void;

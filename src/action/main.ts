@@ -1,4 +1,6 @@
-import { loadContract } from "../load.js";
+import { performance } from "node:perf_hooks";
+import { loadContracts } from "../load.js";
+import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
@@ -8,7 +10,7 @@ import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
 import { publish } from "./publish.js";
 import { readRun } from "./read-run.js";
 import { reportRun } from "./report.js";
-import { runChecks } from "./run-checks.js";
+import { runChecks, startSandbox } from "./run-checks.js";
 
 export type { ActionIO } from "./io.js";
 
@@ -37,37 +39,65 @@ export async function runAction({
   sandboxHost,
   protect,
 }: ActionDeps): Promise<void> {
+  let sandbox: Promise<Sandbox> | undefined;
+  /** Each stage's wall time and the RSS after it, in the debug log (ACTIONS_STEP_DEBUG): where a slow run spends it. */
+  const stage = async <T>(name: string, body: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await body();
+    } finally {
+      const ms = Math.round(performance.now() - started);
+      const rssMb = Math.round(process.memoryUsage.rss() / 1e6);
+      io.debug?.(`contract-gate: stage ${name}: ${ms} ms; rss ${rssMb} MB`);
+    }
+  };
   try {
     const { runner, settings, target } = readRun(io, env);
     const [owner = "", repo = ""] = runner.repository.split("/");
     const api = github(settings.githubToken, { owner, repo }, runner.apiUrl);
-    const gated = await resolveHead(api, target, settings.workingDirectory);
-    const scope = await collectContracts({ api, io, runner, settings, gated });
-    const integrity = await baseComparison(api, settings.contracts, gated, scope);
-    const contracts = await Promise.all(scope.paths.map((p) => loadContract(scope.root, p)));
+    const gated = await stage("head", () => resolveHead(api, target, settings.workingDirectory));
+    const scope = await stage("collect", () =>
+      collectContracts({ api, io, runner, settings, gated }),
+    );
+    // The sandbox host starts (a process of its own, and a probe) while the
+    // next stages wait on git and the API; a run that stops early closes it.
+    // No contract to run: no command runs, so no sandbox starts at all.
+    if (scope.paths.length > 0) sandbox = startSandbox({ env, settings, sandboxHost, protect });
+    const integrity = await stage("base-comparison", () =>
+      baseComparison(api, settings.contracts, gated, scope),
+    );
     const stops = new ApiStops();
-    const checkRun = await startCheckRun({
-      api,
-      io,
-      runner,
-      checkName: settings.checkName,
-      headSha: gated.headSha,
-      stops,
-    });
-    const run = await runChecks({
-      io,
-      env,
-      settings,
-      target: gated.target,
-      contracts,
-      sandboxHost,
-      protect,
-    });
-    const report = await reportRun({ io, runner, settings, scope, integrity, run });
-    await publish({ api, io, settings, gated, scope, run, report, checkRun, stops });
+    // The check run is created (a round trip to GitHub) while the contracts load
+    // (CPU). startCheckRun never rejects: a failure is a warning or an API stop.
+    const creating = stage("check-run", () =>
+      startCheckRun({
+        api,
+        io,
+        runner,
+        checkName: settings.checkName,
+        headSha: gated.headSha,
+        stops,
+      }),
+    );
+    const contracts = await stage("load", () => loadContracts(scope.root, scope.paths));
+    const checkRun = await creating;
+    const opened = sandbox;
+    sandbox = undefined; // runChecks closes it
+    const run = await stage("run-checks", () =>
+      runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
+    );
+    const report = await stage("report", () =>
+      reportRun({ io, runner, settings, scope, integrity, run }),
+    );
+    await stage("publish", () =>
+      publish({ api, io, settings, gated, scope, run, report, checkRun, stops }),
+    );
   } catch (e) {
     if (!(e instanceof StopRun)) throw e;
     if (e.as === "notice") (io.notice ?? io.info)(e.message);
     else io.setFailed(e.message);
+  } finally {
+    // Started but never handed to the checks: a stage stopped the run first.
+    void sandbox?.then((s) => s.close());
   }
 }

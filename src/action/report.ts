@@ -59,7 +59,7 @@ export async function reportRun(args: {
     await writeFileAtomic(
       reportPath,
       runReportJsonChunks(summary, outcomes, {
-        sandbox: run.sandbox,
+        ...(run.sandbox && { sandbox: run.sandbox }),
         ...(integrity && { integrity }),
       }),
     );

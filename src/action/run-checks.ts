@@ -2,21 +2,47 @@ import type { Contract } from "../model.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
-import { openSandbox, type SandboxInfo } from "../sandbox/index.js";
+import { openSandbox, type Sandbox, type SandboxInfo } from "../sandbox/index.js";
 import { isUntrusted, type Target } from "./event.js";
 import type { ActionSettings } from "./inputs.js";
 import type { ActionIO } from "./io.js";
 import { commandPolicy, untrustedWarning } from "./trust.js";
 
-/** What the checks returned, and the sandbox they ran in (every surface names it). */
+/**
+ * What the checks returned, and the sandbox they ran in (every surface names
+ * it); no sandbox when there was no contract to run.
+ */
 export interface ChecksRun {
   result: EngineResult;
-  sandbox: SandboxInfo;
-  sandboxText: ReturnType<typeof describeSandbox>;
+  sandbox?: SandboxInfo;
+  sandboxText?: ReturnType<typeof describeSandbox>;
 }
 
 /**
- * Stage 6: open the sandbox, decide what untrusted code's commands get
+ * Start the sandbox host for the checks (never rejects: no boundary is an
+ * `info` the checks report). The caller hands it to runChecks, which closes it.
+ */
+export function startSandbox(args: {
+  env: NodeJS.ProcessEnv;
+  settings: ActionSettings;
+  /** How to start the sandbox host; none: no sandbox. */
+  sandboxHost: readonly string[] | undefined;
+  /** The action's own files: read-only for commands. */
+  protect: readonly string[] | undefined;
+}): Promise<Sandbox> {
+  const { env, settings, sandboxHost, protect } = args;
+  return openSandbox({
+    mode: settings.sandbox,
+    root: settings.workingDirectory,
+    env,
+    hostCommand: sandboxHost,
+    memoryMb: settings.checkMemoryMb,
+    ...(protect && { protect }),
+  });
+}
+
+/**
+ * Stage 6: take the sandbox startSandbox started, decide what untrusted code's commands get
  * (trust.ts), and run every contract's checks. The sandbox is closed however
  * the engine ends.
  */
@@ -26,21 +52,26 @@ export async function runChecks(args: {
   settings: ActionSettings;
   target: Target;
   contracts: readonly Contract[];
-  /** How to start the sandbox host; none: no sandbox. */
-  sandboxHost: readonly string[] | undefined;
-  /** The action's own files: read-only for commands. */
-  protect: readonly string[] | undefined;
+  /** From startSandbox; none only when there is no contract to run. */
+  sandbox: Promise<Sandbox> | undefined;
 }): Promise<ChecksRun> {
-  const { io, env, settings, target, contracts, sandboxHost, protect } = args;
+  const { io, env, settings, target, contracts } = args;
+  if (args.sandbox === undefined) {
+    if (contracts.length > 0) throw new Error("contracts to run, but no sandbox was started");
+    // Nothing runs, so there is no boundary to name: the surfaces leave the sandbox line out.
+    const result = await runContracts([], {
+      root: settings.workingDirectory,
+      maxParallel: settings.maxParallel,
+      requireOracles: settings.requireOracles,
+      oracleTimeoutMs: settings.timeoutSeconds * 1000,
+      regexTimeoutMs: 10_000,
+      env: {},
+      commands: "block",
+    });
+    return { result };
+  }
   const untrusted = isUntrusted(target);
-  const sandbox = await openSandbox({
-    mode: settings.sandbox,
-    root: settings.workingDirectory,
-    env,
-    hostCommand: sandboxHost,
-    memoryMb: settings.checkMemoryMb,
-    ...(protect && { protect }),
-  });
+  const sandbox = await args.sandbox;
   const sandboxText = describeSandbox(sandbox.info);
   io.info(sandboxText.line);
   if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);

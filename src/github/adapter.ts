@@ -10,6 +10,7 @@ import type {
   ChangedFile,
   CheckRunOutput,
   CheckRunRef,
+  FoundCheckRun,
   GitHubApi,
   PullRequestInfo,
   PullReview,
@@ -252,7 +253,7 @@ export function createGitHubApi(
     name: string,
     headSha: string,
     externalId: string,
-  ): Promise<CheckRunRef | undefined> {
+  ): Promise<FoundCheckRun | undefined> {
     const runs = await call(
       `GET ${root}/commits/${headSha}/check-runs`,
       "checks",
@@ -272,7 +273,7 @@ export function createGitHubApi(
       .sort((a, b) => b.id - a.id)[0];
     if (!mine) return undefined;
     annotationCounts.set(mine.id, mine.output.annotations_count);
-    return { id: mine.id, htmlUrl: mine.html_url ?? "" };
+    return { id: mine.id, htmlUrl: mine.html_url ?? "", completed: mine.status === "completed" };
   }
 
   async function startCheckRun(args: {
@@ -290,7 +291,7 @@ export function createGitHubApi(
         const existing = await findCheckRun(args.name, args.headSha, args.externalId);
         if (existing) {
           log(`Check run "${args.name}" was created despite the error; using it (${existing.id}).`);
-          return existing;
+          return { id: existing.id, htmlUrl: existing.htmlUrl };
         }
       }
       try {
@@ -317,7 +318,7 @@ export function createGitHubApi(
       }
     }
     const existing = await findCheckRun(args.name, args.headSha, args.externalId);
-    if (existing) return existing;
+    if (existing) return { id: existing.id, htmlUrl: existing.htmlUrl };
     throw toGitHubApiError(lastError, endpoint, { area: "checks", repo: full, attempts });
   }
 
@@ -611,6 +612,7 @@ export function createGitHubApi(
     listReviews,
     getPermission,
     startCheckRun,
+    findCheckRun: (args) => findCheckRun(args.name, args.headSha, args.externalId),
     completeCheckRun,
     findStickyComment,
     upsertStickyComment,

@@ -81,6 +81,11 @@ export interface CheckRunRef {
   htmlUrl: string;
 }
 
+/** A check run found by name and external id, and whether it is completed. */
+export interface FoundCheckRun extends CheckRunRef {
+  completed: boolean;
+}
+
 export interface StickyCommentRequest {
   issueNumber: number;
   /** Identifies this gate's comment: `<!-- contract-gate:<check-name> -->`. */
@@ -116,6 +121,12 @@ export interface GitHubApi {
     externalId: string;
     detailsUrl?: string;
   }): Promise<CheckRunRef>;
+  /** The newest check run on `headSha` with this name and external id, if there is one. */
+  findCheckRun(args: {
+    name: string;
+    headSha: string;
+    externalId: string;
+  }): Promise<FoundCheckRun | undefined>;
   /**
    * Complete the run with its conclusion and output. Annotations beyond 50 go
    * in follow-up updates of 50 (GitHub appends them).

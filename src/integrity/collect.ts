@@ -34,24 +34,32 @@ export interface CompareOptions {
  * Throws `BaseUnreadableError` when git cannot read either commit.
  */
 export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
-  const pairs: VersionPair[] = [];
-  for (const t of opts.touched) {
+  const baseVersions = await versionsAtCommit(
+    opts.root,
+    opts.mergeBase,
+    opts.touched.flatMap((t) => (t.basePath === undefined ? [] : [t.basePath])),
+  );
+  // Nothing at base and no research added: nothing to compare, so no head reads.
+  // (The kind comes from the path, so this needs no read either.)
+  const research = (path: string | undefined) =>
+    path !== undefined && comparedKind(kindOf(path)) === "workphase-research";
+  if (baseVersions.size === 0 && !opts.touched.some((t) => research(t.headPath))) return [];
+  const headPaths = opts.touched.flatMap((t) => (t.headPath === undefined ? [] : [t.headPath]));
+  const headVersions =
+    opts.headCommit === undefined
+      ? new Map(headPaths.flatMap((p) => versionEntry(p, headVersion(opts.root, p))))
+      : await versionsAtCommit(opts.root, opts.headCommit, headPaths);
+  const pairs: VersionPair[] = opts.touched.map((t) => {
     const pair: VersionPair = {};
-    if (t.basePath !== undefined) {
-      const base = await versionAtCommit(opts.root, opts.mergeBase, t.basePath);
-      if (base) pair.base = base;
-    }
+    const base = t.basePath === undefined ? undefined : baseVersions.get(t.basePath);
+    if (base) pair.base = base;
     if (t.headPath !== undefined) {
-      const head =
-        opts.headCommit === undefined
-          ? headVersion(opts.root, t.headPath)
-          : await versionAtCommit(opts.root, opts.headCommit, t.headPath);
+      const head = headVersions.get(t.headPath);
       if (head) pair.head = head;
       else pair.unreadHead = t.headPath;
     }
-    pairs.push(pair);
-  }
-  // Nothing at base and no research added: nothing to compare (and no head reads).
+    return pair;
+  });
   if (!pairs.some((p) => p.base !== undefined || p.head?.contract.kind === "workphase-research")) {
     return [];
   }
@@ -62,6 +70,10 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     if (head) oracleHeads.push(head.contract);
   }
   return compareContracts(pairs, supersededPaths(oracleHeads), await citingPlans(opts, pairs));
+}
+
+function versionEntry(path: string, v: ContractVersion | undefined): [string, ContractVersion][] {
+  return v === undefined ? [] : [[path, v]];
 }
 
 /**
@@ -80,7 +92,7 @@ async function citingPlans(
     const plan =
       opts.headCommit === undefined
         ? headVersion(opts.root, planPath)
-        : await versionAtCommit(opts.root, opts.headCommit, planPath);
+        : (await versionsAtCommit(opts.root, opts.headCommit, [planPath])).get(planPath);
     const header = plan?.contract.header;
     const citations = header?.kind === "workphase-plan" ? (header.citations ?? []) : [];
     if (citations.length === 0) continue;
@@ -93,24 +105,54 @@ async function citingPlans(
   return out;
 }
 
-/** A contract as it is at `commit`; `undefined` when it is not a regular file there. */
-async function versionAtCommit(
+/**
+ * The contracts at `paths` as they are at `commit`, keyed by path; a path that
+ * is not a regular file there has no entry. One batch of git reads for the
+ * contracts, one for the plans beside plan contracts.
+ */
+async function versionsAtCommit(
   root: string,
   commit: string,
-  path: string,
-): Promise<ContractVersion | undefined> {
-  const kind = comparedKind(kindOf(path));
-  const read = await readAtCommit(root, commit, path, MAX_CONTRACT_BYTES);
-  // A symlink at base was refused by the gate there: there is nothing to protect
-  // (and one at head gates nothing: the loader refuses it).
-  if (kind === undefined || read.kind !== "file") return undefined;
-  let planDigest: string | null | undefined;
-  const plan = kind === "plan-contract" ? phaseFiles(path)?.plan : undefined;
-  if (kind === "plan-contract") {
-    const p = plan === undefined ? undefined : await readAtCommit(root, commit, plan, Infinity);
-    planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
+  paths: readonly string[],
+): Promise<Map<string, ContractVersion>> {
+  const out = new Map<string, ContractVersion>();
+  const kinds = new Map<string, ContractKind>();
+  for (const path of paths) {
+    const kind = comparedKind(kindOf(path));
+    if (kind !== undefined) kinds.set(path, kind);
   }
-  return version(kind, path, read.bytes, read.size, planDigest);
+  const reads = await readAtCommit(
+    root,
+    commit,
+    [...kinds.keys()].map((path) => ({ path, limit: MAX_CONTRACT_BYTES })),
+  );
+  const planOf = new Map<string, string | undefined>();
+  for (const [path, kind] of kinds) {
+    // A symlink at base was refused by the gate there: there is nothing to protect
+    // (and one at head gates nothing: the loader refuses it).
+    if (kind === "plan-contract" && reads.get(path)?.kind === "file") {
+      planOf.set(path, phaseFiles(path)?.plan);
+    }
+  }
+  const plans = await readAtCommit(
+    root,
+    commit,
+    [...new Set(planOf.values())].flatMap((plan) =>
+      plan === undefined ? [] : [{ path: plan, limit: Number.POSITIVE_INFINITY }],
+    ),
+  );
+  for (const [path, kind] of kinds) {
+    const read = reads.get(path);
+    if (read?.kind !== "file") continue;
+    let planDigest: string | null | undefined;
+    if (kind === "plan-contract") {
+      const plan = planOf.get(path);
+      const p = plan === undefined ? undefined : plans.get(plan);
+      planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
+    }
+    out.set(path, version(kind, path, read.bytes, read.size, planDigest));
+  }
+  return out;
 }
 
 function headVersion(root: string, path: string): ContractVersion | undefined {

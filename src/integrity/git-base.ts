@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { mergeBaseDeepening, parseNameStatus } from "../action/git.js";
 import type { ChangedFile } from "../github/types.js";
@@ -60,45 +60,124 @@ export type BlobRead =
   /** A symlink or a submodule at that path: never read, as on disk. */
   | { kind: "not-a-file"; mode: string };
 
+/** One file to read at a commit: its path (relative to `root`) and the most bytes wanted. */
+export interface BlobRequest {
+  path: string;
+  limit: number;
+}
+
 /**
- * `path` (relative to `root`, which may be a subdirectory of the repository)
- * as it is at `commit`. Reads at most `limit` bytes' worth (a larger blob is
- * reported with its size and no bytes). Throws `BaseUnreadableError` when git
- * cannot read the tree (a shallow clone missing the objects).
+ * Each requested path (relative to `root`, which may be a subdirectory of the
+ * repository) as it is at `commit`, keyed by path. A blob larger than its
+ * `limit` is reported with its size and no bytes. Two git processes in all —
+ * one `ls-tree` for the entries, one `cat-file --batch` for the blobs — however
+ * many paths. Throws `BaseUnreadableError` when git cannot read the tree or a
+ * blob (a shallow clone missing the objects).
  */
 export async function readAtCommit(
   root: string,
   commit: string,
-  path: string,
-  limit: number,
-): Promise<BlobRead> {
-  let listing: string;
-  try {
-    listing = (await git(root, ["ls-tree", "-l", "-z", commit, "--", path])).toString("utf8");
-  } catch (e) {
-    throw new BaseUnreadableError(
-      `Cannot read ${path} at the merge base ${commit} (${firstLine(e)}). ` +
+  requests: readonly BlobRequest[],
+): Promise<Map<string, BlobRead>> {
+  const out = new Map<string, BlobRead>();
+  const wanted = new Map(requests.map((r) => [r.path, r.limit]));
+  if (wanted.size === 0) return out;
+  const unreadable = (e: unknown) => {
+    const paths = [...wanted.keys()];
+    const what = paths.length === 1 ? paths[0] : `${paths[0]} (and ${paths.length - 1} more)`;
+    return new BaseUnreadableError(
+      `Cannot read ${what} at the merge base ${commit} (${firstLine(e)}). ` +
         "Fetch the history: actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`.",
     );
+  };
+  const blobs: { path: string; object: string }[] = [];
+  for (const chunk of chunks([...wanted.keys()], 500)) {
+    let listing: string;
+    try {
+      // Literal: a file the PR names `:(top)x` or `*.json` is that file, never a pattern.
+      const args = ["--literal-pathspecs", "ls-tree", "-l", "-z", commit, "--", ...chunk];
+      listing = (await git(root, args)).toString("utf8");
+    } catch (e) {
+      throw unreadable(e);
+    }
+    for (const entry of listing.split("\0")) {
+      const tab = entry.indexOf("\t");
+      if (tab < 0) continue;
+      const path = entry.slice(tab + 1);
+      const limit = wanted.get(path);
+      // A directory named like a request lists its own entry; anything else is not asked for.
+      if (limit === undefined || out.has(path)) continue;
+      const [mode = "", type = "", object = "", size = "0"] = entry.slice(0, tab).split(/\s+/);
+      if (type !== "blob" || mode === "120000") {
+        out.set(path, { kind: "not-a-file", mode });
+      } else {
+        out.set(path, { kind: "file", bytes: new Uint8Array(), size: Number(size) });
+        // An unknown size ("-": the object is not in the clone) is read, and fails closed there.
+        if (!(Number(size) > limit)) blobs.push({ path, object });
+      }
+    }
   }
-  const entry = listing.split("\0").find((l) => l !== "");
-  if (entry === undefined) return { kind: "missing" };
-  const [meta = ""] = entry.split("\t");
-  const [mode = "", type = "", object = "", size = "0"] = meta.split(/\s+/);
-  if (type !== "blob" || mode === "120000") return { kind: "not-a-file", mode };
-  const bytes = Number(size) > limit ? new Uint8Array() : await blob(root, object, path, commit);
-  return { kind: "file", bytes, size: Number(size) };
+  for (const path of wanted.keys()) if (!out.has(path)) out.set(path, { kind: "missing" });
+  if (blobs.length === 0) return out;
+  let contents: Uint8Array[];
+  try {
+    contents = await catFileBatch(
+      root,
+      blobs.map((b) => b.object),
+    );
+  } catch (e) {
+    throw unreadable(e);
+  }
+  blobs.forEach((b, i) => {
+    const read = out.get(b.path);
+    if (read?.kind === "file") read.bytes = contents[i] ?? new Uint8Array();
+  });
+  return out;
 }
 
-async function blob(root: string, object: string, path: string, commit: string) {
-  try {
-    return new Uint8Array(await git(root, ["cat-file", "blob", object]));
-  } catch (e) {
-    throw new BaseUnreadableError(
-      `Cannot read ${path} at the merge base ${commit} (${firstLine(e)}). ` +
-        "Fetch the history: actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`.",
-    );
-  }
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The blobs' bytes, in order, from one `git cat-file --batch`; throws when any is missing. */
+function catFileBatch(root: string, objects: readonly string[]): Promise<Uint8Array[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["cat-file", "--batch"], {
+      cwd: root,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => stdout.push(c));
+    child.stderr.on("data", (c: Buffer) => stderr.push(c));
+    child.stdin.on("error", () => {}); // git exited early: 'close' reports it
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const fail = (why: string) =>
+        reject(Object.assign(new Error(why), { stderr: Buffer.concat(stderr) }));
+      if (code !== 0) return fail(`git cat-file exited with ${code}`);
+      const all = Buffer.concat(stdout);
+      const out: Uint8Array[] = [];
+      let at = 0;
+      for (const object of objects) {
+        const eol = all.indexOf(10, at);
+        const header = eol < 0 ? "" : all.subarray(at, eol).toString("utf8");
+        // "<oid> <type> <size>", or "<oid> missing".
+        const [oid, type, size] = header.split(" ");
+        if (oid !== object || type !== "blob" || size === undefined) {
+          return fail(`object ${object} is not readable: ${header || "no answer"}`);
+        }
+        const end = eol + 1 + Number(size);
+        if (end > all.length) return fail(`object ${object} was cut short`);
+        out.push(new Uint8Array(all.subarray(eol + 1, end)));
+        at = end + 1; // the newline after each blob
+      }
+      resolve(out);
+    });
+    child.stdin.end(objects.map((o) => `${o}\n`).join(""));
+  });
 }
 
 /**
