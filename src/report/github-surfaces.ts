@@ -22,8 +22,8 @@ export interface SurfaceInput {
   integrity: IntegrityReport | undefined;
   /** The `contracts` globs matched no file: this sentence leads every surface and is the title. */
   noMatch?: string | undefined;
-  /** Where commands ran (`describeSandbox`). */
-  sandbox: NonNullable<MarkdownOptions["sandbox"]>;
+  /** Where commands ran (`describeSandbox`); undefined when no contract ran, so none was started. */
+  sandbox: MarkdownOptions["sandbox"];
   /** The check run's name: the reports' heading and the sticky comment's marker. */
   checkName: string;
   /** Contracts the change deletes. */
