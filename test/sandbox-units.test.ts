@@ -143,7 +143,7 @@ describe("boundaryFailed", () => {
 describe("checkEntry", () => {
   /** Runs the entry as PID 1 would, with `fds` as 3 and up, and a command that lists its own fds. */
   const enter = (fds: number[]) => {
-    const [sh, ...rest] = checkEntry(fds.length, false);
+    const [sh, ...rest] = checkEntry(fds.length);
     const run = spawnSync(sh!, [...rest, "sh", "-c", "ls /proc/$$/fd; echo ran"], {
       stdio: ["ignore", "pipe", "pipe", ...fds],
       encoding: "utf8",
@@ -172,7 +172,37 @@ describe("checkEntry", () => {
   });
 
   it("is nothing at all with no group to join and no /proc to guard", () => {
-    expect(checkEntry(0, false)).toEqual([]);
+    expect(checkEntry(0)).toEqual([]);
+  });
+
+  it("guards /proc with the mount it was given, never one the check's PATH finds", () => {
+    // The shell runs with every capability and the check's PATH, which may point
+    // into the PR's tree. A stand-in "mount" records its calls instead of mounting.
+    const dir = tempDir();
+    const log = join(dir, "log");
+    const tool = (name: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `#!/bin/sh\necho "${name} $*" >> ${log}\n`, { mode: 0o755 });
+      return path;
+    };
+    mkdirSync(join(dir, "bin"));
+    tool("bin/mount"); // the PR's own, early in PATH
+    const trusted = tool("trusted-mount");
+    const enter = (mount: string) => {
+      writeFileSync(log, "");
+      const [sh, ...rest] = checkEntry(0, mount);
+      const run = spawnSync(sh!, [...rest, "true"], {
+        env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin` },
+        encoding: "utf8",
+      });
+      return { status: run.status, calls: readFileSync(log, "utf8") };
+    };
+    const guarded = enter(trusted);
+    expect(guarded.status).toBe(0);
+    expect(guarded.calls).toContain("trusted-mount -n --bind -o ro /proc/sys /proc/sys");
+    expect(guarded.calls).not.toContain("bin/mount");
+    // Positive control: a bare name is looked up in PATH and runs the PR's tool.
+    expect(enter("mount").calls).toContain("bin/mount -n --bind -o ro /proc/sys /proc/sys");
   });
 });
 

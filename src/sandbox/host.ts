@@ -49,7 +49,7 @@ export function runSandboxHost(rawConfig: string): void {
     send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
     process.exit(1);
   }
-  const tools = { setpriv: which("setpriv"), unshare: which("unshare") };
+  const tools = { setpriv: which("setpriv"), unshare: which("unshare"), mount: which("mount") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
   const pool = cgroups && new GroupPool(cgroups);
@@ -124,7 +124,7 @@ export function runSandboxHost(rawConfig: string): void {
       `--root=${root}`,
       `--wd=${cwd}`,
       "--",
-      ...checkEntry(joinFds.length, config.uid === 0),
+      ...checkEntry(joinFds.length, config.uid === 0 ? tools.mount : undefined),
       tools.setpriv,
       `--reuid=${config.uid}`,
       `--regid=${config.gid}`,
@@ -228,9 +228,12 @@ const SELF = "contract-gate-sandbox";
  * runs a program as root on the machine) and /proc/sysrq-trigger. So, as
  * root inside the new namespaces and before setpriv drops everything, both
  * are bound read-only. Other uids cannot write them at all, and skip this.
+ * `mount` is the host's absolute path to it: this shell still holds every
+ * capability and runs with the check's PATH, whose entries may point into the
+ * writable tree (`node_modules/.bin`, `.`), so a bare name would run the PR's own.
  */
-export function checkEntry(groupFds: number, guardProc: boolean): string[] {
-  if (groupFds === 0 && !guardProc) return [];
+export function checkEntry(groupFds: number, mount?: string): string[] {
+  if (groupFds === 0 && mount === undefined) return [];
   const lines: string[] = [];
   const fds = Array.from({ length: groupFds }, (_, i) => i + 3);
   for (const fd of fds) {
@@ -238,10 +241,10 @@ export function checkEntry(groupFds: number, guardProc: boolean): string[] {
     lines.push(`{ echo 0 >&${fd}; } 2>/dev/null || ${fail("cannot join the check's cgroup")}`);
   }
   if (fds.length > 0) lines.push(`exec ${fds.map((fd) => `${fd}>&-`).join(" ")}`);
-  if (guardProc) {
+  if (mount !== undefined) {
     // -n: no utab to update (the checks' /run is read-only anyway).
     const protect = (path: string) =>
-      `mount -n --bind -o ro ${path} ${path} 2>/dev/null || ${fail(`cannot protect ${path}`)}`;
+      `${q(mount)} -n --bind -o ro ${path} ${path} 2>/dev/null || ${fail(`cannot protect ${path}`)}`;
     lines.push(protect("/proc/sys"));
     lines.push(`if [ -e /proc/sysrq-trigger ]; then ${protect("/proc/sysrq-trigger")}; fi`);
   }
