@@ -1,4 +1,4 @@
-import type { CheckRunRef, GitHubApi } from "../github/types.js";
+import { type CheckRunRef, type GitHubApi, GitHubApiError } from "../github/types.js";
 import type { ApiStops } from "./api-stops.js";
 import type { RunnerEnv } from "./event.js";
 import type { ActionIO } from "./io.js";
@@ -36,8 +36,18 @@ export async function startCheckRun(args: {
     io.saveState("check-run-url", checkRun.htmlUrl);
     return checkRun;
   } catch (e) {
-    // Failed for good (the adapter already looked for a create that went through): none to complete.
-    io.saveState(PENDING_CHECK_RUN, "");
+    // A refusal (4xx: a read-only fork token, a missing permission) created nothing:
+    // the post step has nothing to look for. After 5xx or lost answers the create may
+    // still have gone through unseen (the adapter's lookup can lag or fail), so the
+    // post step keeps the intent and looks once more.
+    if (
+      e instanceof GitHubApiError &&
+      e.status !== undefined &&
+      e.status >= 400 &&
+      e.status < 500
+    ) {
+      io.saveState(PENDING_CHECK_RUN, "");
+    }
     if (!stops.record(e, "create the check run")) {
       io.warning(`contract-gate: could not create the check run: ${(e as Error).message}`);
     }

@@ -62,7 +62,12 @@ export async function runAction({
     // The sandbox host starts (a process of its own, and a probe) while the
     // next stages wait on git and the API; a run that stops early closes it.
     // No contract to run: no command runs, so no sandbox starts at all.
-    if (scope.paths.length > 0) sandbox = startSandbox({ env, settings, sandboxHost, protect });
+    if (scope.paths.length > 0) {
+      sandbox = startSandbox({ env, settings, sandboxHost, protect });
+      // Awaited two stages later: a rejection meanwhile must not end the process
+      // unhandled (the await in runChecks still throws it into the step's error).
+      sandbox.catch(() => {});
+    }
     const integrity = await stage("base-comparison", () =>
       baseComparison(api, settings.contracts, gated, scope),
     );
@@ -98,6 +103,9 @@ export async function runAction({
     else io.setFailed(e.message);
   } finally {
     // Started but never handed to the checks: a stage stopped the run first.
-    void sandbox?.then((s) => s.close());
+    void sandbox?.then(
+      (s) => s.close(),
+      () => {},
+    );
   }
 }

@@ -72,14 +72,14 @@ export async function runChecks(args: {
   }
   const untrusted = isUntrusted(target);
   const sandbox = await args.sandbox;
-  const sandboxText = describeSandbox(sandbox.info);
-  io.info(sandboxText.line);
-  if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
-  const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
-  if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
-
-  let lastProgress = Date.now();
+  // From here on, however this ends, the sandbox host is closed (finally below).
   try {
+    const sandboxText = describeSandbox(sandbox.info);
+    io.info(sandboxText.line);
+    if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+    const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+    if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
+    let lastProgress = Date.now();
     const result = await runContracts(contracts, {
       root: settings.workingDirectory,
       maxParallel: settings.maxParallel,
