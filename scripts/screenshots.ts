@@ -3,10 +3,18 @@
 // Debian's packages takes them; fonts come from npm (@fontsource) so the pictures do
 // not depend on the fonts a machine happens to have.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runDemo } from "./example-report.js";
 import { githubSurfaces } from "./github-surfaces.js";
@@ -82,6 +90,8 @@ function run(bin: string, args: string[]): string {
   return r.stdout;
 }
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 /** Two passes: one to measure the page once its fonts are in, one to capture exactly that. */
 function capture(bin: string, html: string, out: string, work: string): void {
   const file = join(work, `${out.replace(/\W/g, "_")}.html`);
@@ -102,8 +112,16 @@ function capture(bin: string, html: string, out: string, work: string): void {
   const dom = run(bin, [...common, `--window-size=${WIDTH},800`, "--dump-dom", url]);
   const height = /data-height="(\d+)"/.exec(dom)?.[1];
   if (!height) throw new Error(`screenshots: ${out}: the page never reported its height`);
-  run(bin, [...common, `--window-size=${WIDTH},${height}`, `--screenshot=${resolve(out)}`, url]);
-  const kb = Math.round(statSync(out).size / 1024);
+  // Captured beside the page, then renamed over the committed picture: a capture
+  // that dies half-way never leaves a truncated PNG in docs/images/.
+  const shot = join(work, `${basename(out)}.tmp.png`);
+  run(bin, [...common, `--window-size=${WIDTH},${height}`, `--screenshot=${shot}`, url]);
+  const png = readFileSync(shot);
+  if (png.length < 8 || !png.subarray(0, 8).equals(PNG_SIGNATURE))
+    throw new Error(`screenshots: ${out}: chromium wrote no PNG`);
+  copyFileSync(shot, `${out}.tmp`);
+  renameSync(`${out}.tmp`, out);
+  const kb = Math.round(png.length / 1024);
   console.log(`${out}: ${WIDTH}×${height}, ${kb} kB`);
   if (kb > MAX_KB)
     console.warn(`${out} is over ${MAX_KB} kB: lower maxBodyHeight in scripts/screenshots.ts.`);
