@@ -113,7 +113,7 @@ describe("readAtCommit", () => {
     rmSync(join(dir, ".git/objects", blob.slice(0, 2), blob.slice(2)));
     const read = readAtCommit(dir, "HEAD", [{ path: "a.json", limit: 100 }]);
     await expect(read).rejects.toThrow(BaseUnreadableError);
-    await expect(read).rejects.toThrow(/Cannot read a\.json at the merge base HEAD/);
+    await expect(read).rejects.toThrow(/Cannot read a\.json at commit HEAD/);
     // Positive control: the same read of a readable blob succeeds.
     writeFileSync(join(dir, "b.json"), "b");
     git(dir, "add", "-A");

@@ -86,7 +86,7 @@ export async function readAtCommit(
     const paths = [...wanted.keys()];
     const what = paths.length === 1 ? paths[0] : `${paths[0]} (and ${paths.length - 1} more)`;
     return new BaseUnreadableError(
-      `Cannot read ${what} at the merge base ${commit} (${firstLine(e)}). ` +
+      `Cannot read ${what} at commit ${commit} (${firstLine(e)}). ` +
         "Fetch the history: actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`.",
     );
   };
@@ -105,7 +105,8 @@ export async function readAtCommit(
       if (tab < 0) continue;
       const path = entry.slice(tab + 1);
       const limit = wanted.get(path);
-      // A directory named like a request lists its own entry; anything else is not asked for.
+      // A directory named like a request lists its own entry (or, when the batch also
+      // asks for a path inside it, only that path): either way, not a file there.
       if (limit === undefined || out.has(path)) continue;
       const [mode = "", type = "", object = "", size = "0"] = entry.slice(0, tab).split(/\s+/);
       if (type !== "blob" || mode === "120000") {
