@@ -2,10 +2,10 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INPUT_DEFAULTS } from "../src/action/inputs.js";
 import { discoverContracts } from "../src/discover.js";
 import { loadContract } from "../src/load.js";
 import { credentialFreeEnv } from "../src/process/env.js";
+import { DEFAULT_CHECK_NAME } from "../src/report/github-text.js";
 import { renderMarkdown } from "../src/report/markdown.js";
 import { runContracts } from "../src/run/engine.js";
 import type { ContractOutcome, RunSummary } from "../src/verdict.js";
@@ -40,7 +40,7 @@ export async function runDemo(): Promise<DemoRun> {
 export async function exampleReport(): Promise<string> {
   const { summary, contracts } = await runDemo();
   return renderMarkdown(summary, contracts, {
-    title: INPUT_DEFAULTS["check-name"],
+    title: DEFAULT_CHECK_NAME,
     footer:
       "[Check run](https://github.com/OWNER/REPO/runs/1) · Re-run: Actions → this workflow → Run workflow with `pr-number`.",
   });

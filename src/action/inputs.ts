@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { DEFAULT_CHECK_MEMORY_MB, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
 import { prNumberAdvice } from "./workflow-run.js";
 
@@ -48,7 +49,7 @@ export interface ActionSettings {
 export const INPUT_DEFAULTS = {
   contracts: DEFAULT_CONTRACT_GLOBS.join("\n"),
   scope: "changed",
-  "check-name": "Contract Gate",
+  "check-name": DEFAULT_CHECK_NAME,
   comment: "always",
   "fail-on-blocking": "true",
   "untrusted-commands": "sandbox",

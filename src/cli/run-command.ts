@@ -1,10 +1,10 @@
 import { availableParallelism } from "node:os";
-import { INPUT_DEFAULTS } from "../action/inputs.js";
 import { UsageError } from "../discover.js";
 import { cliIntegrity } from "../integrity/cli-base.js";
 import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
+import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
@@ -172,7 +172,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       renderMarkdown({ ...result.summary, conclusion }, result.contracts, {
         budget,
         // The action's check-run name: the same report reads the same wherever it is rendered.
-        title: INPUT_DEFAULTS["check-name"],
+        title: DEFAULT_CHECK_NAME,
         sandbox: shown,
         preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
       }),

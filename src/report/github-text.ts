@@ -1,6 +1,9 @@
 import type { RunSummary } from "../verdict.js";
 import { criteriaCount } from "./problems-text.js";
 
+/** The check run's default name (action.yml's `check-name`), and every report's title. */
+export const DEFAULT_CHECK_NAME = "Contract Gate";
+
 /** Check-run title: `3 blocking of 24 criteria — 2 unmet, 1 abandoned`. At most 255 characters? No limit is documented; keep it short. */
 export function checkRunTitle(
   summary: RunSummary,
