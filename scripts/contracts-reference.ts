@@ -62,7 +62,7 @@ export const REFERENCE_KINDS: readonly ContractKind[] = CONTRACT_KINDS;
  * Codes the evidence parser (src/evidence/) reports: it reads with the plan
  * contract's JSON reader and zod mapping, so it shares their codes.
  */
-const EVIDENCE_CODES: readonly ProblemCode[] = [
+export const EVIDENCE_CODES: readonly ProblemCode[] = [
   "file-too-large",
   "nul-byte",
   "invalid-utf8",

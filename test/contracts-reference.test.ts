@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   CONTRACT_SCHEMA_FILE,
@@ -11,8 +11,10 @@ import {
   codeAppliesTo,
   codesFor,
   contractsReference,
+  EVIDENCE_CODES,
   REFERENCE_KINDS,
 } from "../scripts/contracts-reference.js";
+import { parseEvidenceFile } from "../src/evidence/index.js";
 import { CitationSchema, EvidenceFileSchema } from "../src/evidence/schema.js";
 import { DISTINCT_KEYS } from "../src/formats/json-kinds.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
@@ -139,5 +141,22 @@ describe("docs/contracts.md", () => {
     expect(editor).toContain('"json.schemas"');
     expect(editor).toContain('".planning/phase-*-contract.json"');
     expect(editor).toContain(`"url": "${url}"`);
+  });
+});
+
+describe("the evidence file's code list in the reference", () => {
+  it("names every code the evidence parser reports on the evidence fixtures", () => {
+    const dir = "test/fixtures/evidence";
+    const seen = new Set<string>();
+    for (const name of readdirSync(dir)) {
+      const file = parseEvidenceFile(
+        `.planning/phase-1-evidence.json`,
+        readFileSync(`${dir}/${name}`),
+      );
+      for (const p of file.problems) seen.add(p.code);
+    }
+    // The fixtures do produce problems (else this would pass vacuously).
+    expect(seen.size).toBeGreaterThan(3);
+    expect([...seen].filter((c) => !EVIDENCE_CODES.includes(c as never))).toEqual([]);
   });
 });
