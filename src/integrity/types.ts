@@ -19,7 +19,8 @@ export interface Finding {
   blocking: boolean;
   /** The contract as the PR leaves it (its base path when it is gone). */
   contract: string;
-  kind: ContractKind;
+  /** `pull-request` for a finding about the PR itself (`shared-head-other-base`), not one contract. */
+  kind: ContractKind | "pull-request";
   path: string;
   line: number;
   /** What changed, e.g. `criterion 2` or `T1 check 2 (grep-match) expect`. */
