@@ -55,6 +55,6 @@ export async function baseComparison(
     ...rest,
     findings: [...report.findings, ...shared],
     approvalNote:
-      "No approval counts while another open pull request shares the head commit with another base (shared-head-other-base).",
+      "No approval counts while another open pull request shares the head commit with another base (shared-head-other-base): close one of them, or push a separate commit for each.",
   };
 }
