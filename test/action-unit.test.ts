@@ -634,6 +634,7 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
     getPull: async () => {
       throw new Error("not used");
     },
+    listOpenPulls: async () => [],
     listPullFiles: async () => {
       calls.push("listPullFiles");
       return [{ path: oraclePath("c"), status: "added" }];

@@ -125,6 +125,43 @@ describe("pull requests", () => {
     expect((await api.getPull(9)).headRepo).toBeNull();
   });
 
+  it("lists every open pull request in pages of 100: heads from forks and deleted forks, bases", async () => {
+    const { api, gh } = await setup();
+    for (let n = 8; n < 160; n++) {
+      gh.addPull(REPO, { number: n, headSha: fakeSha(`h${n}`), baseSha: BASE });
+    }
+    gh.addPull(REPO, {
+      number: 200,
+      headSha: HEAD,
+      baseSha: BASE,
+      headRef: "patch-1",
+      headRepo: "someone/widgets",
+      baseRef: "release-1",
+    });
+    gh.addPull(REPO, { number: 201, headSha: HEAD, baseSha: BASE, headRepo: null });
+    gh.addPull(REPO, { number: 202, headSha: HEAD, baseSha: BASE, state: "closed" });
+    const got = await api.listOpenPulls();
+    expect(got.map((p) => p.number).sort((a, b) => a - b)).toEqual([
+      7,
+      ...Array.from({ length: 152 }, (_, i) => i + 8),
+      200,
+      201,
+    ]);
+    expect(got.find((p) => p.number === 200)).toEqual({
+      number: 200,
+      headSha: HEAD,
+      headRepo: "someone/widgets",
+      headRef: "patch-1",
+      baseRef: "release-1",
+      baseRepo: REPO,
+      htmlUrl: `https://github.com/${REPO}/pull/200`,
+    });
+    expect(got.find((p) => p.number === 201)?.headRepo).toBeNull();
+    const pages = gh.requests.filter((r) => r.operationId === "pulls/list");
+    expect(pages).toHaveLength(2);
+    expect(pages.every((r) => r.query.per_page === "100" && r.query.state === "open")).toBe(true);
+  });
+
   it("lists 250 files in 3 pages of 100, with renames", async () => {
     const list = files(250);
     list[3] = { filename: "src/new.ts", status: "renamed", previous_filename: "src/old.ts" };

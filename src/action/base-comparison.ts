@@ -4,6 +4,7 @@ import type { IntegrityReport } from "../integrity/types.js";
 import type { Scope } from "./collect.js";
 import type { Gated } from "./head.js";
 import { StopRun } from "./io.js";
+import { sharedHeadFindings } from "./shared-head.js";
 
 /**
  * merge_group: a PR enters the queue only after its own required check passed, contract-change
@@ -16,9 +17,10 @@ const QUEUED: IntegrityReport = {
 };
 
 /**
- * Stage 4: every contract the PR touches against the merge base (src/integrity/).
+ * Stage 4: every contract the PR touches against the merge base (src/integrity/),
+ * and no other open PR on the same head commit with another base (shared-head.ts).
  * Events without a PR say why there is no comparison. Throws StopRun when the
- * base cannot be read: fail closed.
+ * base or the open pull requests cannot be read: fail closed.
  */
 export async function baseComparison(
   api: GitHubApi,
@@ -29,17 +31,30 @@ export async function baseComparison(
   if (target.kind !== "pull-request") {
     return target.changedSince !== undefined ? QUEUED : noPullBase(target.event);
   }
-  try {
-    return await pullIntegrity({
+  const pr = { number: target.number, baseSha: target.baseSha!, headSha };
+  // The finding points at the first contract in scope: a check-run annotation needs a path.
+  const anchor = scope.paths[0] ?? scope.discovered[0] ?? ".";
+  const [report, shared] = await Promise.all([
+    pullIntegrity({
       api,
       root: scope.root,
       prefix: scope.prefix,
       globs,
-      pr: { number: target.number, baseSha: target.baseSha!, headSha },
+      pr,
       changed: scope.changed,
       discovered: scope.discovered,
-    });
-  } catch (e) {
-    throw new StopRun(`contract-gate: ${(e as Error).message}`);
-  }
+    }).catch((e: unknown) => {
+      throw new StopRun(`contract-gate: ${(e as Error).message}`);
+    }),
+    sharedHeadFindings(api, pr, anchor),
+  ]);
+  if (shared.length === 0 || !report.applies) return report;
+  // An approval acknowledges this PR's contract changes, never a verdict standing for another PR's base.
+  const { approval: _ignored, ...rest } = report;
+  return {
+    ...rest,
+    findings: [...report.findings, ...shared],
+    approvalNote:
+      "No approval counts while another open pull request shares the head commit with another base (shared-head-other-base): close one of them, or push a separate commit for each.",
+  };
 }

@@ -12,6 +12,7 @@ import type {
   CheckRunRef,
   FoundCheckRun,
   GitHubApi,
+  OpenPull,
   PullRequestInfo,
   PullReview,
   RepoPermission,
@@ -180,6 +181,26 @@ export function createGitHubApi(
       htmlUrl: data.html_url,
       author: data.user.login,
     };
+  }
+
+  async function listOpenPulls(): Promise<OpenPull[]> {
+    const pulls = await call(
+      `GET ${root}/pulls?state=open`,
+      "pulls",
+      `the open pull requests of ${full}`,
+      () =>
+        octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: "open", per_page: 100 }),
+    );
+    return pulls.map((p) => ({
+      number: p.number,
+      headSha: p.head.sha,
+      // As in getPull: the schema says an object, GitHub sends null once the fork is deleted.
+      headRepo: (p.head.repo as { full_name: string } | null)?.full_name ?? null,
+      headRef: p.head.ref,
+      baseRef: p.base.ref,
+      baseRepo: p.base.repo.full_name,
+      htmlUrl: p.html_url,
+    }));
   }
 
   async function listReviews(number: number): Promise<PullReview[]> {
@@ -608,6 +629,7 @@ export function createGitHubApi(
 
   return {
     getPull,
+    listOpenPulls,
     listPullFiles,
     listReviews,
     getPermission,

@@ -26,6 +26,18 @@ export interface PullRequestInfo {
   author?: string;
 }
 
+/** An open pull request as `pulls.list` gives it: enough to tell which share a head commit. */
+export interface OpenPull {
+  number: number;
+  headSha: string;
+  /** `owner/name` of the head repository; `null` when the fork was deleted. */
+  headRepo: string | null;
+  headRef: string;
+  baseRef: string;
+  baseRepo: string;
+  htmlUrl: string;
+}
+
 /** A pull request review, as far as acknowledging contract changes needs it. */
 export interface PullReview {
   id: number;
@@ -106,6 +118,11 @@ export interface GitHubApi {
   getPull(number: number): Promise<PullRequestInfo>;
   /** Every page, 100 per page (the API stops at 3,000 files). */
   listPullFiles(number: number): Promise<ChangedFile[]>;
+  /**
+   * Every open pull request of the repository, every page (100 per page):
+   * the gate needs each one whose head is its commit, from any branch or fork.
+   */
+  listOpenPulls(): Promise<OpenPull[]>;
   /** Every review of the pull request, oldest first (`pull-requests: read`). */
   listReviews(number: number): Promise<PullReview[]>;
   /** `login`'s permission on the repository (`metadata: read`, which every token has). */

@@ -149,6 +149,13 @@ export const FINDING_CODES = {
     kinds: "workphase-research",
     doc: "The PR adds or changes a research file with findings in the legacy form (no `id` or `confidence`). Unchanged since the base, the legacy form is accepted with the `legacy-research` warning.",
   },
+
+  // The pull request itself, whatever its contracts
+  "shared-head-other-base": {
+    blocking: true,
+    kinds: "pull-request",
+    doc: "Another open pull request has the same head commit but another base branch (or base repository). A check run belongs to the commit, not to one pull request, so a verdict against this PR's base would also stand for the other PR, whose base was never compared: the gate fails both, and no approval acknowledges it. Close one of them, or push a separate commit for each.",
+  },
 } as const satisfies Record<string, { blocking: boolean; kinds: string; doc: string }>;
 
 export type FindingCode = keyof typeof FINDING_CODES;

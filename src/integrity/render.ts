@@ -2,7 +2,7 @@ import type { Annotation } from "../github/types.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "../report/markdown-escape.js";
 import type { Paint } from "../report/paint.js";
 import { safe } from "../report/terminal.js";
-import { type Finding, type IntegrityReport, orderFindings } from "./types.js";
+import { type Finding, type IntegrityReport, orderFindings, sharesHead } from "./types.js";
 
 const HOW_TO_APPROVE =
   "They stop blocking once someone with write access who is not the PR's author approves the PR's current head commit.";
@@ -11,6 +11,11 @@ const HOW_TO_APPROVE =
 function label(f: Finding, report: Extract<IntegrityReport, { applies: true }>): string {
   if (!f.blocking) return "warning";
   return report.approval ? "approved" : "blocking";
+}
+
+/** How the blocking findings stop blocking: an approval, unless the head commit is shared (see the note). */
+function howToUnblock(report: Extract<IntegrityReport, { applies: true }>): string {
+  return sharesHead(report) ? "" : HOW_TO_APPROVE;
 }
 
 function beforeAfter(f: Finding): string {
@@ -42,8 +47,11 @@ export function integrityMarkdown(report: IntegrityReport | undefined, budget: n
     );
   } else {
     head.push(
-      `❌ **${blocking} blocking change${s(blocking)}** ${base}. ${HOW_TO_APPROVE}` +
-        (report.approvalNote ? ` ${escapeInline(report.approvalNote)}` : ""),
+      `❌ **${blocking} blocking change${s(blocking)}** ${base}.` +
+        [howToUnblock(report), report.approvalNote ? escapeInline(report.approvalNote) : ""]
+          .filter(Boolean)
+          .map((t) => ` ${t}`)
+          .join(""),
     );
   }
   head.push("");
@@ -95,7 +103,8 @@ export function integrityTerminal(report: IntegrityReport, paint: Paint): string
   }
   const blocking = findings.filter((f) => f.blocking).length;
   if (blocking > 0 && !report.approval) {
-    out.push(paint.red(`${blocking} blocking contract change${s(blocking)} — ${HOW_TO_APPROVE}`));
+    const how = howToUnblock(report) || safe(report.approvalNote ?? "");
+    out.push(paint.red(`${blocking} blocking contract change${s(blocking)} — ${how}`));
   }
   return `${out.join("\n")}\n`;
 }

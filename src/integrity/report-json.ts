@@ -20,7 +20,7 @@ export const IntegrityJsonSchema = z.object({
       code: z.enum(findingCodes),
       blocking: z.boolean(),
       contract: z.string(),
-      kind: z.enum(CONTRACT_KINDS),
+      kind: z.enum([...CONTRACT_KINDS, "pull-request"]),
       path: z.string(),
       line: z.number().int(),
       subject: z.string(),

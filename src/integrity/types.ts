@@ -19,7 +19,8 @@ export interface Finding {
   blocking: boolean;
   /** The contract as the PR leaves it (its base path when it is gone). */
   contract: string;
-  kind: ContractKind;
+  /** `pull-request` for a finding about the PR itself (`shared-head-other-base`), not one contract. */
+  kind: ContractKind | "pull-request";
   path: string;
   line: number;
   /** What changed, e.g. `criterion 2` or `T1 check 2 (grep-match) expect`. */
@@ -94,10 +95,22 @@ export function withIntegrity<S extends { conclusion: string }>(
   return unacknowledged(report).length > 0 ? { ...summary, conclusion: "failure" } : summary;
 }
 
+/**
+ * Whether another open PR shares the head commit with another base
+ * (`shared-head-other-base`): no approval unblocks that, so no surface says one would.
+ */
+export function sharesHead(report: IntegrityReport | undefined): boolean {
+  return (
+    report?.applies === true && report.findings.some((f) => f.code === "shared-head-other-base")
+  );
+}
+
 /** The check-run title, led by the contract changes that block. */
 export function integrityTitle(title: string, report: IntegrityReport | undefined): string {
   const n = unacknowledged(report).length;
   if (n === 0) return title;
-  const lead = `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
+  const lead = sharesHead(report)
+    ? `Head commit shared with an open PR into another base${n > 1 ? ` (${n} blocking findings)` : ""}`
+    : `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
   return /^No contracts|nothing blocks$|^0 blocking/.test(title) ? lead : `${lead}; ${title}`;
 }

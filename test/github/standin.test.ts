@@ -381,6 +381,32 @@ describe("state and behaviour", () => {
   });
 });
 
+describe("pull request listing", () => {
+  it("lists pulls by state, head (owner:branch, forks too) and base, newest first", async () => {
+    gh.addPull(REPO, { number: 8, headSha: HEAD, baseSha: BASE, headRef: "x", baseRef: "old" });
+    gh.addPull(REPO, {
+      number: 9,
+      headSha: HEAD,
+      baseSha: BASE,
+      headRef: "x",
+      headRepo: "someone/widgets",
+    });
+    gh.addPull(REPO, { number: 10, headSha: HEAD, baseSha: BASE, state: "closed" });
+    const numbers = async (query: string) =>
+      (await raw(gh, "GET", `/repos/${REPO}/pulls${query}`)).body.map(
+        (p: { number: number }) => p.number,
+      );
+    expect(await numbers("")).toEqual([9, 8, 7]);
+    expect(await numbers("?state=all")).toEqual([10, 9, 8, 7]);
+    expect(await numbers("?state=closed")).toEqual([10]);
+    expect(await numbers("?head=acme:x")).toEqual([8]);
+    expect(await numbers("?head=someone:x")).toEqual([9]);
+    expect(await numbers("?base=old")).toEqual([8]);
+    // The query is validated against the OpenAPI description like every other request.
+    expect((await raw(gh, "GET", `/repos/${REPO}/pulls?state=bogus`)).status).toBe(422);
+  });
+});
+
 describe("fault injection", () => {
   it("fails the next matching requests, by template or regex, then recovers", async () => {
     gh.failNext({

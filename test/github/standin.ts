@@ -733,6 +733,28 @@ export async function startStandIn(opts: StandInOptions = {}): Promise<StandIn> 
       return { status: 200, body: pullJson(repo, pull) };
     },
 
+    "pulls/list"(ctx) {
+      const repo = repoFor(ctx);
+      if ("status" in repo) return repo;
+      if (!can(ctx.token, "pulls", false)) return forbidden(ctx.token, ctx.op);
+      const state = typeof ctx.query.state === "string" ? ctx.query.state : "open";
+      const head = typeof ctx.query.head === "string" ? ctx.query.head : undefined;
+      const baseRef = typeof ctx.query.base === "string" ? ctx.query.base : undefined;
+      // GitHub's default order: newest first (sort=created, direction=desc).
+      const pulls = [...repo.pulls.values()]
+        .filter((p) => state === "all" || p.state === state)
+        .filter((p) => baseRef === undefined || p.base.ref === baseRef)
+        .filter((p) => {
+          if (head === undefined) return true;
+          // `user:ref` (the head repository's owner), or a bare ref in this repository.
+          const [who, ref] = head.includes(":") ? head.split(":", 2) : [repo.owner, head];
+          const owner = p.head.repo?.split("/")[0] ?? "";
+          return owner.toLowerCase() === who!.toLowerCase() && p.head.ref === ref;
+        })
+        .sort((a, b) => b.number - a.number);
+      return list(pulls, ctx, repo, (p) => pullJson(repo, p));
+    },
+
     "pulls/list-files"(ctx) {
       const repo = repoFor(ctx);
       if ("status" in repo) return repo;
