@@ -74,7 +74,7 @@ describe("README.md", () => {
     const lines = quick!.text.trimEnd().split("\n");
     expect(lines.length).toBeLessThanOrEqual(15);
     expect(quick!.text).toContain("uses: contract-gate/contract-gate@v1\n");
-    expect(lines).toContain("  pull_request:");
+    expect(lines).toContain("  pull_request: { types: [opened, synchronize, reopened, edited] }");
     expect(lines.some((l) => l.startsWith("  pull_request_review:"))).toBe(true);
     expect(lines.some((l) => /^\s*# merge_group:/.test(l))).toBe(true);
     for (const p of ["contents: read", "checks: write", "pull-requests: write"]) {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { asWorkflow, workflowErrors, yamlSnippets } from "./helpers/workflow-lint.js";
 
 const WORKFLOW_DIR = ".github/workflows";
@@ -78,5 +79,49 @@ describe("the check catches what GitHub rejects (positive controls)", () => {
 
   it("refuses a yaml block that is neither a workflow nor steps", () => {
     expect(asWorkflow("name: x\nruns:\n  using: node20\n")).toBeUndefined();
+  });
+});
+
+/**
+ * A PR's verdict depends on its base branch, so a workflow that gates on
+ * `pull_request` must also run when the base changes (`edited`): otherwise a PR
+ * opened into a branch where its contract changes pass, then re-targeted to
+ * `main`, keeps that green check run. GitHub's default types leave `edited` out.
+ */
+function missesBaseChange(text: string): boolean {
+  const workflow = parse(text) as { on?: unknown } | null;
+  const on = workflow?.on;
+  if (!text.includes("contract-gate/contract-gate@") && !text.includes("uses: ./")) return false;
+  if (on === null || typeof on !== "object" || !("pull_request" in on)) return false;
+  const types = (on.pull_request as { types?: unknown } | null)?.types;
+  return !Array.isArray(types) || !types.includes("edited");
+}
+
+describe("gating workflows re-run when a PR's base branch changes", () => {
+  const gating = [
+    ...workflowFiles.map((f) => [f, readFileSync(f, "utf8")] as const),
+    ...snippets.map((s) => [s.where, s.text] as const),
+  ].filter(([, text]) => /^on:/m.test(text) && /contract-gate@|uses: \.\/\n/.test(text));
+
+  it("finds the gating workflows (quick start, docs, this repository's)", () => {
+    expect(
+      gating.filter(([, t]) => /contract-gate@|uses: \.\//.test(t)).length,
+    ).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(gating.map(([where, text]) => [where, text]))("%s includes edited", (_where, text) => {
+    expect(missesBaseChange(text)).toBe(false);
+  });
+
+  it("a pull_request trigger with GitHub's default types is caught (positive control)", () => {
+    const plain =
+      "on:\n  pull_request:\njobs:\n  g:\n    steps:\n      - uses: contract-gate/contract-gate@v1\n";
+    expect(missesBaseChange(plain)).toBe(true);
+    expect(
+      missesBaseChange(plain.replace("pull_request:", "pull_request: { types: [opened] }")),
+    ).toBe(true);
+    expect(
+      missesBaseChange(plain.replace("pull_request:", "pull_request: { types: [opened, edited] }")),
+    ).toBe(false);
   });
 });
