@@ -7,59 +7,37 @@
  * older head's approval does not; a push after the approval turns it red.
  * Run `npm run bundle` after changing src/.
  */
-import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "vitest";
-import { ACTIONS_TOKEN, type StandIn } from "./github/standin.js";
+import { ACTIONS_TOKEN } from "./github/standin.js";
 import {
-  type ActionResult,
   finish,
   type GitRepo,
+  lastCheckRun as lastRun,
   makeRepo,
   oracleContract,
   oraclePath,
   PR_NUMBER,
   payloadFor,
-  planContract,
   READ_ONLY_TOKEN,
   REPO,
+  reportOf as report,
   runAction,
   shallowClone,
   standInFor,
+  WEAKENED_GUARD,
   workflowRunPayload,
 } from "./helpers/action-harness.js";
 
 const CONTRACT = ".planning/phase-1-contract.json";
-
-/** The generated contract: the role check of the admin guard. */
-const contract = (pattern: string) =>
-  planContract(1, [
-    {
-      id: "T1",
-      title: "Admin guard checks the role claim",
-      verification: [
-        { type: "grep-match", path: "src/admin.js", pattern, expect: "present" },
-        { type: "file-exists", path: "src/admin.js", must_contain: "allow" },
-      ],
-    },
-  ]);
 
 /**
  * Base: the guard checks the role and the contract says so. Head: the agent
  * dropped the role check and loosened the pattern so the gate stays green.
  */
 async function weakeningPr(opts: { fork?: boolean } = {}) {
-  const repo = await makeRepo({
-    base: {
-      "src/admin.js": "if (user.app_metadata.role === 'admin') allow();\n",
-      ...contract("app_metadata\\.role === 'admin'"),
-    },
-    head: {
-      "src/admin.js": "if (user.app_metadata) allow();\n",
-      ...contract("app_metadata"),
-    },
-  });
+  const repo = await makeRepo(WEAKENED_GUARD);
   const gh = await standInFor(repo, opts.fork ? { fork: true } : {});
   gh.addCollaborator(REPO, "octocat", "write"); // the PR's author (the stand-in's default)
   gh.addCollaborator(REPO, "maintainer", "write");
@@ -75,15 +53,6 @@ function reviewPayload(
   action: "submitted" | "dismissed" = "submitted",
 ) {
   return payloadFor("pull_request_review", repo, { review: { login, sha, action } });
-}
-
-function lastRun(gh: StandIn) {
-  const runs = gh.repo(REPO).checkRuns;
-  return runs[runs.length - 1]!;
-}
-
-function report(r: ActionResult) {
-  return JSON.parse(readFileSync(r.outputs.report!, "utf8"));
 }
 
 describe("contract integrity through the bundled action", () => {

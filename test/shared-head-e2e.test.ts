@@ -8,7 +8,7 @@
  * the sibling; a duplicate PR (same base), a sibling on another commit or a
  * closed one leave the normal verdict. Run `npm run bundle` after changing src/.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { StandIn } from "./github/standin.js";
@@ -16,30 +16,20 @@ import {
   type ActionResult,
   finish,
   type GitRepo,
+  lastCheckRun as lastRun,
   makeRepo,
   PR_NUMBER,
   payloadFor,
-  planContract,
   REPO,
+  reportOf as report,
   runAction,
   standInFor,
+  WEAKENED_GUARD,
   workflowRunPayload,
 } from "./helpers/action-harness.js";
 
 const CONTRACT = ".planning/phase-1-contract.json";
 const SIBLING = 8;
-
-const contract = (pattern: string) =>
-  planContract(1, [
-    {
-      id: "T1",
-      title: "Admin guard checks the role claim",
-      verification: [
-        { type: "grep-match", path: "src/admin.js", pattern, expect: "present" },
-        { type: "file-exists", path: "src/admin.js", must_contain: "allow" },
-      ],
-    },
-  ]);
 
 /**
  * `main` checks the role; the branch weakens the guard and its contract in one
@@ -47,16 +37,7 @@ const contract = (pattern: string) =>
  * against it, H changes no contract. PR_NUMBER is B (H → release).
  */
 async function attackRepo() {
-  const repo = await makeRepo({
-    base: {
-      "src/admin.js": "if (user.app_metadata.role === 'admin') allow();\n",
-      ...contract("app_metadata\\.role === 'admin'"),
-    },
-    head: {
-      "src/admin.js": "if (user.app_metadata) allow();\n",
-      ...contract("app_metadata"),
-    },
-  });
+  const repo = await makeRepo(WEAKENED_GUARD);
   const weakened = repo.head;
   await repo.git("checkout", "-q", "feature");
   writeFileSync(join(repo.dir, "NOTES.md"), "notes\n");
@@ -94,15 +75,6 @@ function payload(pr: GitRepo, baseRef: string) {
   const p = payloadFor("pull_request", pr) as { pull_request: { base: { ref: string } } };
   p.pull_request.base.ref = baseRef;
   return p;
-}
-
-function lastRun(gh: StandIn) {
-  const runs = gh.repo(REPO).checkRuns;
-  return runs[runs.length - 1]!;
-}
-
-function report(r: ActionResult) {
-  return JSON.parse(readFileSync(r.outputs.report!, "utf8"));
 }
 
 function codes(r: ActionResult): string[] {

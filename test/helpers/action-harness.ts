@@ -717,6 +717,47 @@ export function planContract(
   };
 }
 
+/** The contract of the integrity attacks: the admin guard's role check, as `pattern`. */
+export function adminGuardContract(pattern: string): Record<string, string> {
+  return planContract(1, [
+    {
+      id: "T1",
+      title: "Admin guard checks the role claim",
+      verification: [
+        { type: "grep-match", path: "src/admin.js", pattern, expect: "present" },
+        { type: "file-exists", path: "src/admin.js", must_contain: "allow" },
+      ],
+    },
+  ]);
+}
+
+/**
+ * Base: the guard checks the role and the contract says so. Head: the agent
+ * dropped the role check and loosened the pattern so the gate stays green.
+ */
+export const WEAKENED_GUARD: { base: Files; head: Files } = {
+  base: {
+    "src/admin.js": "if (user.app_metadata.role === 'admin') allow();\n",
+    ...adminGuardContract("app_metadata\\.role === 'admin'"),
+  },
+  head: {
+    "src/admin.js": "if (user.app_metadata) allow();\n",
+    ...adminGuardContract("app_metadata"),
+  },
+};
+
+/** The JSON report a run wrote (its `report` output). */
+// biome-ignore lint/suspicious/noExplicitAny: tests read the fields they assert on.
+export function reportOf(r: ActionResult): any {
+  return JSON.parse(readFileSync(r.outputs.report!, "utf8"));
+}
+
+/** The newest check run on the stand-in's repository. */
+export function lastCheckRun(gh: StandIn) {
+  const runs = gh.repo(REPO).checkRuns;
+  return runs[runs.length - 1]!;
+}
+
 /** 1-based line of the first line of `text` containing `needle`. */
 export function lineOf(text: string, needle: string, from = 1): number {
   const lines = text.split("\n");
