@@ -152,7 +152,7 @@ function statuses(r: ActionResult): Record<string, string> {
 // ------------------------------------------------------------------ tests
 
 // Each case spawns the bundled action (and git); generous per-test time on a loaded 2-core machine.
-describe.concurrent("contract-gate action (dist/index.js) end to end", { timeout: 90_000 }, () => {
+describe.concurrent("contract-gate action (dist/index.js) end to end", () => {
   it("1. green PR on the merge checkout: success on the PR head, outputs, summary, comment", async ({
     expect,
   }) => {

@@ -95,7 +95,7 @@ describe("the runner cancels the job", () => {
       ]);
       expect(comments(gh)).toHaveLength(0);
       await finish(gh, expect);
-    }, 90_000);
+    });
   }
 });
 
@@ -132,7 +132,7 @@ describe("the runner cancels the job while the check run is being created", () =
     expect(post.stdout).toContain(`check run ${checkRuns(gh)[0]!.id} was left in progress`);
     expect(comments(gh)).toHaveLength(0);
     await finish(gh, expect);
-  }, 60_000);
+  });
 
   it("the create never took effect: the post step looks, finds nothing and creates nothing", async ({
     expect,
@@ -156,7 +156,7 @@ describe("the runner cancels the job while the check run is being created", () =
       ),
     ).toBe(true);
     await finish(gh, expect);
-  }, 60_000);
+  });
 });
 
 // ------------------------------------------------------------------ API faults
@@ -332,6 +332,6 @@ describe("GitHub faults through the bundled action", () => {
       expect(healed.code).toBe(0);
       expect(checkRuns(gh).map((c) => c.conclusion)).toEqual(["cancelled"]);
       await finish(gh, expect);
-    }, 60_000);
+    });
   }
 });

@@ -87,7 +87,7 @@ interface Report {
 const report = (r: ActionResult) => JSON.parse(readFileSync(r.outputs.report!, "utf8")) as Report;
 const status = (r: ActionResult) => report(r).contracts[0]!.criteria[0]!.status;
 
-describe.concurrent("fork PRs, two stages (dist/index.js)", { timeout: 90_000 }, () => {
+describe.concurrent("fork PRs, two stages (dist/index.js)", () => {
   describe("stage 2 gates only a pull request's run, and needs its pr-number", () => {
     it("after a push's run it stands down with a notice naming the event and posts nothing; after a PR's run (control) it posts", async ({
       expect,

@@ -148,5 +148,5 @@ describe("npm package", () => {
     const failed = cli("run", "--no-write", "--sandbox", "off");
     expect(failed.stdout).toContain("FAIL");
     expect(failed.status).toBe(1);
-  }, 120_000);
+  });
 });

@@ -85,7 +85,7 @@ function firstVisibleLine(markdown: string): string {
   return markdown.split("\n").find((l) => l.trim() !== "" && !l.startsWith("<!--")) ?? "";
 }
 
-describe.concurrent("merge_group and unmatched globs (dist/index.js)", { timeout: 90_000 }, () => {
+describe.concurrent("merge_group and unmatched globs (dist/index.js)", () => {
   it("merge_group: only the contracts changed in the queue, check run on head_sha, no PR API, no base comparison", async ({
     expect,
   }) => {

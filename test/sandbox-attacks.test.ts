@@ -165,7 +165,7 @@ describe("attacks from a contract's commands", () => {
     onBefore = snapshot(onWorld);
     on = await gate(onWorld, "auto");
     daemonsAfterOn = processesWith(TAG);
-  }, 120_000);
+  });
 
   afterAll(() => {
     for (const pid of processesWith(TAG)) process.kill(pid, "SIGKILL");

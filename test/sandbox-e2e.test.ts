@@ -83,7 +83,7 @@ describe("through the bundle", () => {
     const report = JSON.parse(readFileSync(on.result.outputs.report!, "utf8"));
     expect(report.sandbox).toMatchObject({ mode: "auto", mechanism: "namespaces (root)" });
     await on.gh.close();
-  }, 120_000);
+  });
 
   it("a check cannot rewrite the action's own dist/index.js (it can when off)", async () => {
     const attack = async (sandbox: "off" | "auto") => {
@@ -121,5 +121,5 @@ describe("through the bundle", () => {
     const on = await attack("auto");
     expect(on.result.code).toBe(1);
     expect(on.bundle).toBe(readFileSync(DIST, "utf8"));
-  }, 120_000);
+  });
 });

@@ -77,7 +77,7 @@ describe("caps", () => {
     } finally {
       sandbox.close();
     }
-  }, 60_000);
+  });
 
   it("a process cap stops many processes and a fork bomb (100 run with the sandbox off)", async () => {
     const root = tempDir();
@@ -97,7 +97,7 @@ describe("caps", () => {
     } finally {
       sandbox.close();
     }
-  }, 60_000);
+  });
   it("each running check is alone in its groups; only a group left as clean as new is reused; the host never joins one", async () => {
     const root = tempDir();
     const sandbox = await openSandbox(options(root));
@@ -136,7 +136,7 @@ describe("caps", () => {
     } finally {
       sandbox.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("signals", () => {
@@ -169,7 +169,7 @@ describe("signals", () => {
     } finally {
       process.off("SIGUSR2", count);
     }
-  }, 60_000);
+  });
 });
 
 describe("as the runner's own user (what GitHub-hosted runners get through sudo -n)", () => {
@@ -210,7 +210,7 @@ describe("as the runner's own user (what GitHub-hosted runners get through sudo 
     } finally {
       sandbox.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("where the boundary comes from", () => {
@@ -239,7 +239,7 @@ describe("where the boundary comes from", () => {
     } finally {
       sandbox.close();
     }
-  }, 60_000);
+  });
 
   it("falls back to no boundary (auto) or refuses (required) when sudo -n fails", async () => {
     const root = tempDir();
@@ -259,7 +259,7 @@ describe("where the boundary comes from", () => {
     const refused = await required.run(bash(root, "touch RAN"));
     expect(refused.kind === "boundary" && refused.reason).toMatch(/sandbox: required.*Fix:/);
     expect(existsSync(join(root, "RAN"))).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe("settings", () => {
@@ -401,7 +401,7 @@ describe("a SIGKILLed gate", () => {
     for (const dir of new Set(groups)) {
       for (const d of [dir, dirname(dir)]) await removeGroup(d);
     }
-  }, 60_000);
+  });
 
   it("leaves nothing running (the check survives a SIGKILLed gate with the sandbox off)", async () => {
     const offTag = `cg-orphan-${process.pid}-off`;
@@ -415,5 +415,5 @@ describe("a SIGKILLed gate", () => {
     // The host sees its pipe close and ends every namespace; wait for that, not for a time.
     while (processesWith(onTag).length > 0) await new Promise((r) => setTimeout(r, 50));
     expect(processesWith(onTag)).toEqual([]);
-  }, 60_000);
+  });
 });
