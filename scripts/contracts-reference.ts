@@ -130,7 +130,7 @@ function kindsSection(): string {
       .join(", ");
   const keysOf = (kind: ContractKind) =>
     kind === "oracle-contract"
-      ? "(markdown grammar)"
+      ? "(markdown grammar: a `## REQUEST`, `## ACCEPTANCE CRITERIA`, `## FILE SCOPE`, `## CLARIFICATIONS` or `# CONTRACT` heading)"
       : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
   return [
     "## Kinds and file names",
@@ -143,7 +143,11 @@ function kindsSection(): string {
     "contract; any `.md` an oracle contract. The kind is then confirmed by the file's top-level",
     "shape (any one key only that kind has); a file with another kind's shape is an error",
     "naming both (`kind-mismatch`) and is read as neither. A `*plan.json` with none of the",
-    "planner's keys is skipped with a warning that names it (`not-a-planner-plan`).",
+    "planner's keys is skipped with a warning that names it (`not-a-planner-plan`). Any other",
+    "file with none of its kind's identifying keys (the table's last column) or, for markdown,",
+    "headings is one error at line 1 (`foreign-file`): the kind its path expected, what the file",
+    "looks like (its top-level keys or first heading) and the fix (move it, or leave its path",
+    "out of the globs). It blocks like any invalid contract, without listing every missing key.",
     "",
     "Default globs are relative to the repository root (the action's `working-directory`); the",
     "`contracts` input and `--contracts` replace or extend them.",

@@ -31,7 +31,11 @@ export async function loadContract(
   contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
-  if (header.kind === "plan-contract" && !contract.problems.some((p) => p.code === "json-syntax")) {
+  // A foreign file is not a contract: it has no plan to drift from.
+  const unparsed = contract.problems.some(
+    (p) => p.code === "json-syntax" || p.code === "foreign-file",
+  );
+  if (header.kind === "plan-contract" && !unparsed) {
     const plan =
       header.planPath === undefined
         ? ({ kind: "missing" } as const)

@@ -283,6 +283,11 @@ export const PROBLEM_CODES = {
     kinds: "all JSON",
     doc: "The file's name says one kind (`qr-<phase>.json`, `context.json`, `*plan.json`, `.workphase/*/research.json`, ...) but its top level has another kind's shape; it is not read as either.",
   },
+  "foreign-file": {
+    severity: "error",
+    kinds: "all",
+    doc: "A file at a kind's path (its name or its glob) has none of that kind's identifying keys or headings: another tool's file, an older format, a README. One error at line 1 names what it looks like; nothing in it is read, and it still blocks until it is moved or left out of the globs.",
+  },
   "not-a-planner-plan": {
     severity: "warning",
     kinds: "planner-plan",

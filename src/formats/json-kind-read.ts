@@ -1,5 +1,6 @@
 import type { Contract, Criterion, JsonKindHeader, Problem } from "../model.js";
 import { problem, sortProblems } from "./../problems.js";
+import { describeJsonTop, foreignFile } from "./foreign-file.js";
 import { confirmShape, KIND_NAMES } from "./json-kinds.js";
 import { type JsonObject, JsonSink } from "./json-sink.js";
 import { emptyHeader } from "./plan-contract/header.js";
@@ -45,6 +46,10 @@ function readJsonKind(kind: JsonKind, path: string, bytes: Uint8Array): JsonKind
         hint: "if this is a planner plan, its top-level keys are missing; otherwise rename or move it",
       },
     );
+    return { doc: undefined, contract: done(kind, path, [], [...problems, p]) };
+  }
+  if (shape.kind === "none") {
+    const p = foreignFile(path, KIND_NAMES[kind], describeJsonTop(doc.value));
     return { doc: undefined, contract: done(kind, path, [], [...problems, p]) };
   }
   return { doc, problems };

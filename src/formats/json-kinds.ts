@@ -112,6 +112,16 @@ export type ShapeVerdict =
   /** It has no known kind's shape. */
   | { kind: "none" };
 
+/**
+ * Whether `value` is an object holding any of `kind`'s identifying keys; a
+ * top level that is not an object counts as having it (the schema says what
+ * is wrong with it).
+ */
+export function hasOwnShape(kind: JsonKind, value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return true;
+  return DISTINCT_KEYS[kind].some((key) => Object.hasOwn(value, key));
+}
+
 /** Whether `value`'s top level has the shape of `named`. Linear in the number of top-level keys. */
 export function confirmShape(named: JsonKind, value: unknown): ShapeVerdict {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "match" };

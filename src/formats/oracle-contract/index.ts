@@ -1,14 +1,19 @@
 import type { Contract, OracleHeader, Problem } from "../../model.js";
 import { problem, sortProblems } from "../../problems.js";
+import { describeMarkdown, foreignFile } from "../foreign-file.js";
 import { decodeContract, isProblem } from "../text.js";
 import { attachAbandons } from "./abandons.js";
 import { readCriteria } from "./criteria.js";
 import { readHeader } from "./header.js";
-import { type Doc, h2Sections, locate } from "./lines.js";
+import { hasIdentifyingHeading } from "./identify.js";
+import { type Doc, h2Sections, isBlank, locate } from "./lines.js";
 import { buildOracle } from "./oracles.js";
-import { checkPlacement } from "./placement.js";
+import { checkPlacement, SECTION_NAMES } from "./placement.js";
 import { CappedProblems } from "./problem-sink.js";
 import { renderLines } from "./rendered.js";
+
+/** A markdown contract's sections, and its `# CONTRACT — <slug>` title. */
+const IDENTIFYING = [...SECTION_NAMES, "CONTRACT"];
 
 /**
  * Parse an oracle contract (the markdown `.claude/tasks/contracts/*.md`
@@ -20,6 +25,13 @@ import { renderLines } from "./rendered.js";
 export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return contract(path, { kind: "oracle-contract" }, [], [decoded]);
+
+  // A blank file is a contract not yet written: "no criteria" says what to add.
+  const blank = decoded.lines.every(isBlank);
+  if (!blank && !hasIdentifyingHeading(decoded.lines, IDENTIFYING)) {
+    const foreign = foreignFile(path, "a markdown contract", describeMarkdown(decoded.lines));
+    return contract(path, { kind: "oracle-contract" }, [], [foreign]);
+  }
 
   const rendered = renderLines(decoded.lines);
   const shown = {

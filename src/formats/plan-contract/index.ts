@@ -1,5 +1,7 @@
 import type { Contract, Criterion, PlanHeader, Problem } from "../../model.js";
 import { sortProblems } from "../../problems.js";
+import { describeJsonTop, foreignFile } from "../foreign-file.js";
+import { hasOwnShape, KIND_NAMES } from "../json-kinds.js";
 import { decodeContractText } from "../text.js";
 import { uncheckedCounts } from "./bounded-list.js";
 import { buildCriteria } from "./criteria.js";
@@ -36,6 +38,11 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   if (version) {
     const header = buildHeader(doc, path, rawParts(doc.value));
     return result(path, header, [], [...jsonProblems, version]);
+  }
+  // Another tool's JSON at a phase contract's path: one error, not one per missing key.
+  if (!hasOwnShape("plan-contract", doc.value)) {
+    const foreign = foreignFile(path, KIND_NAMES["plan-contract"], describeJsonTop(doc.value));
+    return result(path, emptyHeader(path), [], [...jsonProblems, foreign]);
   }
 
   // Each stage's work is shared: the tasks and checks are listed once (as far
