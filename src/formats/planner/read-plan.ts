@@ -1,12 +1,14 @@
 import { type At, isObject, type JsonObject, type JsonSink, own } from "../json-sink.js";
-import type { JsonPath } from "../plan-contract/index.js";
+import { formatPath, type JsonPath } from "../plan-contract/index.js";
 import { pathReason } from "../plan-contract/memo.js";
 import {
   CHANGE_KEYS,
+  CONSTRAINT_KEYS,
   CONTEXT_SECTION_KEYS,
   DECISION_KEYS,
   DIAGRAM_KEYS,
   DIAGRAM_TYPES,
+  DOCUMENTATION_KEYS,
   EDGE_KEYS,
   INTENT_KEYS,
   KNOWLEDGE_KEYS,
@@ -16,6 +18,8 @@ import {
   PLAN_KEYS,
   REJECTED_KEYS,
   RISK_KEYS,
+  SPELLINGS,
+  TESTS_OBJECT_KEYS,
   WAVE_KEYS,
 } from "./keys.js";
 
@@ -79,10 +83,14 @@ export function readPlan(sink: JsonSink, root: JsonObject): PlanParts {
   if (knowledge) {
     const base = ["invisible_knowledge"];
     sink.unknownKeys(knowledge, KNOWLEDGE_KEYS, base, "planner-unknown-key", UNKNOWN);
-    sink.text(knowledge, "system", base);
-    sink.textList(knowledge, "invariants", base);
-    sink.textList(knowledge, "tradeoffs", base);
+    // Each has a default in the planner's model (`system: str = ""`): none is required.
+    sink.text(knowledge, "system", base, { required: false });
+    sink.textList(knowledge, "invariants", base, false);
+    sink.textList(knowledge, "tradeoffs", base, false);
   }
+  sink.text(root, "plan_id", [], { required: false });
+  sink.text(root, "created_at", [], { required: false });
+  sink.text(root, "frozen_at", [], { required: false, nullable: true });
   for (const d of sink.objects(root, "diagram_graphs", [], false)) {
     parts.diagrams.push(readDiagram(sink, d));
   }
@@ -116,29 +124,91 @@ function section(
 function readContext(sink: JsonSink, context: JsonObject, parts: PlanParts): void {
   const base = ["planning_context"];
   sink.unknownKeys(context, CONTEXT_SECTION_KEYS, base, "planner-unknown-key", UNKNOWN);
-  for (const d of sink.objects(context, "decisions", base)) {
+  // The seed lists decisions first; the planner's model defaults every list to empty.
+  const decisions = spelling(sink, context, SPELLINGS.decisions, base, true);
+  for (const d of sink.objects(context, decisions, base, false)) {
     sink.unknownKeys(d.value, DECISION_KEYS, d.path, "planner-unknown-key", UNKNOWN);
     const id = sink.string(d.value, "id", d.path);
     if (id) parts.decisions.push(id);
     sink.text(d.value, "decision", d.path);
-    sink.text(d.value, "reasoning", d.path);
+    textOf(sink, d.value, SPELLINGS.reasoning, d.path);
   }
   for (const r of sink.objects(context, "rejected_alternatives", base, false)) {
     sink.unknownKeys(r.value, REJECTED_KEYS, r.path, "planner-unknown-key", UNKNOWN);
+    sink.text(r.value, "id", r.path, { required: false });
     sink.text(r.value, "alternative", r.path);
-    sink.text(r.value, "reason", r.path);
+    textOf(sink, r.value, SPELLINGS.reason, r.path);
     const ref = sink.string(r.value, "decision_ref", r.path);
     if (ref) parts.decisionRefs.push(ref);
   }
-  sink.textList(context, "constraints", base, false);
-  for (const r of sink.objects(context, "risks", base, false)) {
+  // The seed's constraints are strings; schema-v2 plans write objects.
+  for (const c of sink.array(context, "constraints", base, false)) {
+    if (typeof c.value === "string") continue;
+    const obj = sink.object(c.value, c.path);
+    if (obj === undefined) continue;
+    sink.unknownKeys(obj, CONSTRAINT_KEYS, c.path, "planner-unknown-key", UNKNOWN);
+    sink.text(obj, "description", c.path);
+    for (const key of ["id", "type", "source"]) sink.text(obj, key, c.path, { required: false });
+  }
+  const risks = spelling(sink, context, SPELLINGS.risks, base, false);
+  for (const r of sink.objects(context, risks, base, false)) {
     sink.unknownKeys(r.value, RISK_KEYS, r.path, "planner-unknown-key", UNKNOWN);
+    sink.text(r.value, "id", r.path, { required: false });
     sink.text(r.value, "risk", r.path);
     sink.text(r.value, "mitigation", r.path);
     sink.text(r.value, "anchor", r.path, { required: false, nullable: true });
     const ref = sink.string(r.value, "decision_ref", r.path, { required: false, nullable: true });
     if (ref) parts.decisionRefs.push(ref);
   }
+}
+
+/**
+ * Which of a field's two spellings (the seed's, the planner's alias) the
+ * object uses. Both at once is an error when the field holds ids others
+ * refer to: which list the references resolve against would be a guess.
+ */
+function spelling(
+  sink: JsonSink,
+  obj: JsonObject,
+  names: readonly [string, string],
+  base: JsonPath,
+  strict: boolean,
+): string {
+  const [seed, alias] = names;
+  const hasSeed = Object.hasOwn(obj, seed);
+  if (hasSeed && Object.hasOwn(obj, alias) && strict) {
+    sink.report(
+      "invalid-value",
+      [...base, alias],
+      `both \`${seed}\` and \`${alias}\` are present`,
+      {
+        key: true,
+        hint: `they are two spellings of one list; keep one (the planner's code reads \`${alias}\` first)`,
+      },
+    );
+  }
+  return hasSeed || !Object.hasOwn(obj, alias) ? seed : alias;
+}
+
+/** A required prose field that may be written in either spelling; missing both names both. */
+function textOf(
+  sink: JsonSink,
+  obj: JsonObject,
+  names: readonly [string, string],
+  base: JsonPath,
+): void {
+  const present = names.filter((n) => Object.hasOwn(obj, n));
+  if (present.length === 0) {
+    sink.report(
+      "missing-key",
+      base,
+      `${formatPath(base)} has no \`${names[0]}\` (or \`${names[1]}\`)`,
+      {
+        hint: `add "${names[1]}" (the planner's spelling) or "${names[0]}"`,
+      },
+    );
+  }
+  for (const n of present) sink.text(obj, n, base);
 }
 
 function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
@@ -154,7 +224,7 @@ function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
   sink.text(d.value, "title", d.path);
   sink.text(d.value, "ascii_render", d.path, { required: false, nullable: true });
   const nodes: At<string>[] = [];
-  for (const n of sink.objects(d.value, "nodes", d.path)) {
+  for (const n of sink.objects(d.value, "nodes", d.path, false)) {
     sink.unknownKeys(n.value, NODE_KEYS, n.path, "planner-unknown-key", UNKNOWN);
     const id = sink.string(n.value, "id", n.path);
     if (id) nodes.push(id);
@@ -162,7 +232,7 @@ function readDiagram(sink: JsonSink, d: At<JsonObject>): DiagramParts {
     sink.text(n.value, "type", n.path, { required: false, nullable: true });
   }
   const ends: At<string>[] = [];
-  for (const e of sink.objects(d.value, "edges", d.path)) {
+  for (const e of sink.objects(d.value, "edges", d.path, false)) {
     sink.unknownKeys(e.value, EDGE_KEYS, e.path, "planner-unknown-key", UNKNOWN);
     const source = sink.string(e.value, "source", e.path);
     const target = sink.string(e.value, "target", e.path);
@@ -186,8 +256,11 @@ function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): Mil
   for (const f of sink.strings(m.value, "files", m.path)) warnPath(sink, f, "a milestone file");
   sink.textList(m.value, "requirements", m.path, false);
   sink.textList(m.value, "acceptance_criteria", m.path, false);
-  // Real plans write tests as objects too; each entry becomes a criterion (tests.ts).
-  const tests = sink.array(m.value, "tests", m.path, false);
+  sink.textList(m.value, "flags", m.path, false);
+  sink.text(m.value, "delegated_to", m.path, { required: false, nullable: true });
+  flag(sink, m.value, "is_documentation_only", m.path);
+  readDocumentation(sink, m.value, m.path, parts);
+  const tests = readTests(sink, m.value, m.path);
   const intents: At<string>[] = [];
   for (const ci of sink.objects(m.value, "code_intents", m.path, false)) {
     sink.unknownKeys(ci.value, INTENT_KEYS, ci.path, "planner-unknown-key", UNKNOWN);
@@ -212,18 +285,68 @@ function readMilestone(sink: JsonSink, m: At<JsonObject>, parts: PlanParts): Mil
     sink.text(cc.value, "diff", cc.path, { required: false });
     sink.text(cc.value, "comments", cc.path, { required: false, nullable: true });
     sink.text(cc.value, "delegated_to", cc.path, { required: false, nullable: true });
-    if (isObject(cc.value) && Object.hasOwn(cc.value, "is_documentation_only")) {
-      const flag = cc.value.is_documentation_only;
-      if (typeof flag !== "boolean") {
-        sink.report(
-          "wrong-type",
-          [...cc.path, "is_documentation_only"],
-          "is_documentation_only must be true or false",
-        );
+    sink.text(cc.value, "doc_diff", cc.path, { required: false });
+    flag(sink, cc.value, "is_documentation_only", cc.path);
+  }
+  return { id, path: m.path, intents, intentRefs, changeIds, tests };
+}
+
+function flag(sink: JsonSink, obj: JsonObject, key: string, base: JsonPath): void {
+  if (!Object.hasOwn(obj, key) || typeof obj[key] === "boolean") return;
+  sink.report("wrong-type", [...base, key], `${key} must be true or false`);
+}
+
+/**
+ * A milestone's `documentation` (the planner's `Documentation` model): its
+ * function blocks and inline comments may cite a decision, and the
+ * planner's `validate_refs()` resolves those citations like any other.
+ */
+function readDocumentation(sink: JsonSink, m: JsonObject, base: JsonPath, parts: PlanParts): void {
+  if (!Object.hasOwn(m, "documentation")) return;
+  const path = [...base, "documentation"];
+  const doc = sink.object(m.documentation, path);
+  if (doc === undefined) return;
+  sink.unknownKeys(doc, DOCUMENTATION_KEYS, path, "planner-unknown-key", UNKNOWN);
+  sink.text(doc, "module_comment", path, { required: false, nullable: true });
+  sink.array(doc, "docstrings", path, false);
+  for (const key of ["function_blocks", "inline_comments"]) {
+    for (const c of sink.objects(doc, key, path, false)) {
+      const ref = sink.string(c.value, "decision_ref", c.path, { required: false, nullable: true });
+      if (ref) parts.decisionRefs.push(ref);
+    }
+  }
+}
+
+/**
+ * A milestone's `tests`: the seed's list of free-form entries, or the object
+ * schema-v2 plans write (`files`, `type`, `backing`, `scenarios`,
+ * `skip_reason`). The object's `files` become `file:` entries, so each is a
+ * file-exists criterion exactly as the list form's would be; its scenarios
+ * and skip reason become `scenario:` and `skip:` entries, manual criteria.
+ */
+function readTests(sink: JsonSink, m: JsonObject, base: JsonPath): At<unknown>[] {
+  if (!Object.hasOwn(m, "tests")) return [];
+  const path = [...base, "tests"];
+  if (Array.isArray(m.tests)) return sink.array(m, "tests", base, false);
+  const tests = sink.object(m.tests, path);
+  if (tests === undefined) return [];
+  sink.unknownKeys(tests, TESTS_OBJECT_KEYS, path, "planner-unknown-key", UNKNOWN);
+  sink.text(tests, "type", path, { required: false });
+  sink.text(tests, "backing", path, { required: false });
+  const out: At<unknown>[] = sink
+    .strings(tests, "files", path, false)
+    .map((f) => ({ value: `file:${f.value}`, path: f.path }));
+  if (Object.hasOwn(tests, "scenarios")) {
+    const scenarios = sink.object(tests.scenarios, [...path, "scenarios"]);
+    for (const kind of Object.keys(scenarios ?? {})) {
+      for (const s of sink.strings(scenarios!, kind, [...path, "scenarios"])) {
+        out.push({ value: `scenario:${kind} ${s.value}`, path: s.path });
       }
     }
   }
-  return { id, path: m.path, intents, intentRefs, changeIds, tests };
+  const skip = sink.string(tests, "skip_reason", path, { required: false, nullable: true });
+  if (skip) out.push({ value: `skip:${skip.value}`, path: skip.path });
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ProblemCode } from "../../problem-codes.js";
 import type { At, JsonSink } from "../json-sink.js";
+import { formatPath } from "../plan-contract/index.js";
 import type { PlanParts } from "./read-plan.js";
 
 /**
@@ -74,7 +75,7 @@ function unique(
       first.set(id.value, id);
       continue;
     }
-    sink.report(code, id.path, `${what} id "${id.value}" is used twice`, {
+    sink.report(code, id.path, `${formatPath(id.path)}: ${what} id "${id.value}" is used twice`, {
       hint: `the first is at line ${sink.at(earlier.path).line}; give each its own id`,
     });
   }
@@ -89,9 +90,14 @@ function resolve(
   where: string,
 ): void {
   if (ids.has(ref.value)) return;
-  sink.report("unresolved-reference", ref.path, `"${ref.value}" is no ${what} in ${where}`, {
-    hint: ids.size === 0 ? `${where} is empty` : `known: ${preview(ids)}`,
-  });
+  sink.report(
+    "unresolved-reference",
+    ref.path,
+    `${formatPath(ref.path)}: "${ref.value}" is no ${what} in ${where}`,
+    {
+      hint: ids.size === 0 ? `${where} is empty` : `known: ${preview(ids)}`,
+    },
+  );
 }
 
 const SCOPES = new Set(["overview", "invisible_knowledge"]);
@@ -109,9 +115,14 @@ function scopeProblems(sink: JsonSink, scope: At<string>, milestones: ReadonlySe
   }
   const id = scope.value.slice("milestone:".length);
   if (milestones.has(id)) return;
-  sink.report("unresolved-reference", scope.path, `"${id}" is no milestone of this plan`, {
-    hint: milestones.size === 0 ? "milestones is empty" : `known: ${preview(milestones)}`,
-  });
+  sink.report(
+    "unresolved-reference",
+    scope.path,
+    `${formatPath(scope.path)}: "${id}" is no milestone of this plan`,
+    {
+      hint: milestones.size === 0 ? "milestones is empty" : `known: ${preview(milestones)}`,
+    },
+  );
 }
 
 /** Every wave's milestones exist, and every milestone is in exactly one wave. */
@@ -123,7 +134,7 @@ function waveProblems(sink: JsonSink, parts: PlanParts, milestones: ReadonlySet<
         sink.report(
           "unresolved-reference",
           ref.path,
-          `"${ref.value}" is no milestone of this plan`,
+          `${formatPath(ref.path)}: "${ref.value}" is no milestone of this plan`,
           {
             hint: milestones.size === 0 ? "milestones is empty" : `known: ${preview(milestones)}`,
           },
@@ -133,9 +144,14 @@ function waveProblems(sink: JsonSink, parts: PlanParts, milestones: ReadonlySet<
       const earlier = waveOf.get(ref.value);
       if (earlier === undefined) waveOf.set(ref.value, ref);
       else {
-        sink.report("milestone-wave", ref.path, `milestone ${ref.value} is in a second wave`, {
-          hint: `it is already at line ${sink.at(earlier.path).line}; a milestone runs in one wave`,
-        });
+        sink.report(
+          "milestone-wave",
+          ref.path,
+          `${formatPath(ref.path)}: milestone ${ref.value} is in a second wave`,
+          {
+            hint: `it is already at line ${sink.at(earlier.path).line}; a milestone runs in one wave`,
+          },
+        );
       }
     }
   }
