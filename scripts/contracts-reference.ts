@@ -560,7 +560,11 @@ function plannerPlanSection(): string {
       plan_id: ["string", "no", "The planner's id for the plan; not read."],
       created_at: ["string", "no", "When the planner created it; not read."],
       frozen_at: ["string or null", "no", "When execution began; not read."],
-      readme_entries: ["any", "no", "Deprecated upstream (README content per directory); not read."],
+      readme_entries: [
+        "any",
+        "no",
+        "Deprecated upstream (README content per directory); not read.",
+      ],
     }),
     "",
     "### `overview`",
@@ -591,7 +595,9 @@ function plannerPlanSection(): string {
     keyTable(DECISION_KEYS, {
       id: TEXT("Unique (`duplicate-id`); referenced by `decision_ref(s)`."),
       decision: TEXT("What was decided."),
-      reasoning: TEXT("Why (the seed's spelling); one of `reasoning`, `reasoning_chain` is required."),
+      reasoning: TEXT(
+        "Why (the seed's spelling); one of `reasoning`, `reasoning_chain` is required.",
+      ),
       reasoning_chain: TEXT("Why (the planner's spelling)."),
       version: VERSION,
     }),
@@ -777,7 +783,9 @@ function plannerContextSection(): string {
     "criteria: it is validated so a reviewer can trust what it says.",
     "",
     keyTable([...CONTEXT_FIELDS, ...CONTEXT_OPTIONAL], {
-      ...Object.fromEntries(CONTEXT_FIELDS.map((f) => [f, TEXTS(`The ${f.replaceAll("_", " ")}.`)])),
+      ...Object.fromEntries(
+        CONTEXT_FIELDS.map((f) => [f, TEXTS(`The ${f.replaceAll("_", " ")}.`)]),
+      ),
       user_quotes: TEXTS(
         "The user's words verbatim. The seed lists it, the planner's `Context` model has no such field and real files omit it: read when present, not required.",
         "no",

@@ -1,4 +1,4 @@
-import { type At, isObject, type JsonObject, type JsonSink, own } from "../json-sink.js";
+import { type At, type JsonObject, type JsonSink, own } from "../json-sink.js";
 import { formatPath, type JsonPath } from "../plan-contract/index.js";
 import { pathReason } from "../plan-contract/memo.js";
 import {
