@@ -114,6 +114,7 @@ export function contractsReference(): string {
     plannerQrSection(),
     researchSection(),
     workphasePlanSection(),
+    gatesLedgerSection(),
     "## Problem codes",
     "",
     "Every code, its severity and the kinds that report it. An error makes the file invalid;",
@@ -135,7 +136,9 @@ function kindsSection(): string {
   const keysOf = (kind: ContractKind) =>
     kind === "oracle-contract"
       ? "(markdown grammar: a `## REQUEST`, `## ACCEPTANCE CRITERIA`, `## FILE SCOPE`, `## CLARIFICATIONS` or `# CONTRACT` heading)"
-      : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
+      : kind === "gates-ledger"
+        ? "(markdown grammar: a `# Gates` heading or a `- [ ] <id>:` gate line)"
+        : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
   return [
     "## Kinds and file names",
     "",
@@ -928,13 +931,82 @@ function workphasePlanSection(): string {
   ].join("\n");
 }
 
+function gatesLedgerSection(): string {
+  return [
+    "## `gates-ledger`",
+    "",
+    "unlazy's gate ledgers, following its `references/gates.md`: `GATES.md` at the repository",
+    "root and a tree of `gates/**/*.md`, or the same under `.unlazy/<scope>/`. Each file is its",
+    "own contract: gate ids are unique within a file (unlazy qualifies them by file,",
+    "`leaf-1.2:G3`), the same id in two files is two gates, and naming one file never reads",
+    "the tree around it. A parent's gates and its children's are all gated: the run fails when",
+    "any child's gate is unmet or abandoned, so a parent cannot pass over a failing child.",
+    "",
+    "```markdown",
+    "# Gates: <scope name>",
+    "",
+    "OWNS: <globs this unit may write>",
+    "",
+    "Scope: <one line>",
+    "",
+    "- [ ] G1: <outcome>",
+    "  CHECK: <shell command>",
+    "  EXPECT: <substring, or /regex/flags>",
+    "  CWD: <directory, relative to the repository root>",
+    "  EVIDENCE: pending",
+    "",
+    "- [ ] G2: <manual outcome>",
+    "  EVIDENCE: pending",
+    "",
+    "ABANDON: G2 <reason>",
+    "```",
+    "",
+    "It is read by the markdown contract's reader in a ledger dialect, so everything in",
+    "[`oracle-contract`](#oracle-contract) about rendering, oracles and ABANDON holds, with",
+    "these differences:",
+    "",
+    "- Gates stand anywhere in the file, as `- [ ] <id>: <title>` or `- [x] <id>: <title>` at",
+    "  column 0; indented `CHECK:`, `EXPECT:`, `CWD:`, `EVIDENCE:` lines belong to the gate above.",
+    "  A numbered line, heading or other list item ends a gate. `# Gates: <name>`, `Scope:` and",
+    "  `OWNS:` (or `Owns:`) above the first gate are information only.",
+    "- `EXPECT: /re/flags` is a JavaScript regex with its flags (`m` makes `^` and `$` match at",
+    "  line ends); anything else is a substring. A gate is met when its command exits 0 **and**",
+    "  prints the marker; its box and its `EVIDENCE:` are never read for a verdict: a checked",
+    "  box with a forged `EVIDENCE: MET` re-runs and fails like any other.",
+    "- A gate without `CHECK:` is manual: a reviewer decides, and a checked box never makes it",
+    "  met. No `EVIDENCE:` line is required (unlazy reads its absence as `pending`).",
+    "- `ABANDON: <id> <reason>` at column 0, anywhere in the file, abandons the file's gate",
+    "  (`ABANDON: G3: reason`, with unlazy's colon, names G3 too). An abandoned gate blocks.",
+    "- Fenced code and HTML comments are not read. A gate line, an indented attribute or a",
+    "  column-0 `ABANDON:` inside a comment is `hidden-structure`, because unlazy's own reader",
+    "  reads the raw file and would act on it; the template's closing comment (an indented",
+    "  `ABANDON: G<n>`, a `- CWD:` bullet) is prose to unlazy and is accepted.",
+    "- A file in a ledger's place with no `# Gates` heading and no gate line (a README in",
+    "  `gates/`) is `foreign-file`; a ledger with no gates is `no-criteria`.",
+    "",
+    "Stricter than unlazy, where unlazy's looseness would change a verdict:",
+    "",
+    "- An `ABANDON:` naming no gate of the file (unlazy warns and abandons nothing), with no",
+    "  reason, twice for one gate, or indented is an error.",
+    "- A box without an `<id>:` is an error (unlazy names it `L<line>`, which moves when a line",
+    "  is added above, so no ABANDON or report can name it reliably).",
+    "- `CHECK:` without `EXPECT:` is `partial-oracle` (unlazy lets the exit code decide), and an",
+    "  `EXPECT:` match with a nonzero exit is unmet (unlazy lets the match decide): an exit code",
+    "  or a printed word alone is what a stubbed command also produces.",
+    "- A duplicate gate id in one file is an error (unlazy keeps both and abandons both).",
+    "",
+    codesLine("gates-ledger"),
+    "",
+  ].join("\n");
+}
+
 // ── problem codes by kind ────────────────────────────────────────────────
 
 /** Whether a code's `kinds` column (`all`, `all JSON`, `planner-*`, lists) covers `kind`. */
 export function codeAppliesTo(kinds: string, kind: ContractKind): boolean {
   return kinds.split(", ").some((k) => {
     if (k === "all") return true;
-    if (k === "all JSON") return kind !== "oracle-contract";
+    if (k === "all JSON") return kind !== "oracle-contract" && kind !== "gates-ledger";
     if (k.endsWith("*")) return kind.startsWith(k.slice(0, -1));
     return k === kind;
   });

@@ -14,6 +14,7 @@ export const CONTRACT_KINDS = [
   "planner-qr",
   "workphase-research",
   "workphase-plan",
+  "gates-ledger",
 ] as const;
 
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
@@ -169,6 +170,17 @@ export interface OracleHeader {
   fileScope?: Section;
 }
 
+/** unlazy's gate ledger (`GATES.md`, `gates/**\/*.md`): what its lines above the first gate say. */
+export interface GatesLedgerHeader {
+  kind: "gates-ledger";
+  /** `# Gates: <scope name>`. */
+  title?: string;
+  /** `Scope: <one line>`. */
+  scope?: string;
+  /** `OWNS: <globs>` (or `Owns:`): the files this unit may write, information only. */
+  owns?: string[];
+}
+
 /** The planner's files and the sealed workphase artifacts (`formats/planner`, `formats/workphase`). */
 export interface JsonKindHeader {
   kind: "planner-plan" | "planner-context" | "planner-qr" | "workphase-research" | "workphase-plan";
@@ -181,7 +193,7 @@ export interface JsonKindHeader {
   citations?: { id: string; location: Location }[];
 }
 
-export type ContractHeader = PlanHeader | OracleHeader | JsonKindHeader;
+export type ContractHeader = PlanHeader | OracleHeader | JsonKindHeader | GatesLedgerHeader;
 
 /**
  * Plan contracts only: how `source_plan_hash` compares with `phase-N-plan.md`.

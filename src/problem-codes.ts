@@ -183,37 +183,37 @@ export const PROBLEM_CODES = {
   },
   "unclosed-fence": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A fenced code block is never closed, so the rest of the file would be hidden.",
   },
   "partial-oracle": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion has `CHECK:` without `EXPECT:` or `EXPECT:` without `CHECK:`.",
   },
   "unindented-attribute": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`CHECK:`/`EXPECT:`/`EVIDENCE:`/`CWD:` at column 0; attributes must be indented under their criterion.",
   },
   "orphan-attribute": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "An attribute belongs to no criterion (before the first, or after a refused duplicate id).",
   },
   "duplicate-criterion-id": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "Two criteria share an id.",
   },
   "duplicate-attribute": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "The same attribute appears twice on one criterion.",
   },
   "empty-attribute": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`CHECK:` or `EXPECT:` has an empty value, or `EXPECT: /re/` matches the empty string (either would match anything).",
   },
   "missing-evidence": {
@@ -223,32 +223,32 @@ export const PROBLEM_CODES = {
   },
   "abandon-missing-id": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`ABANDON:` names no criterion id.",
   },
   "abandon-unknown-id": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`ABANDON:` names a criterion id that does not exist.",
   },
   "abandon-blank-reason": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`ABANDON:` has no reason; an abandonment must say why.",
   },
   "abandon-duplicate": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A second `ABANDON:` for the same criterion.",
   },
   "hidden-structure": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A heading, `status:` line, criterion, oracle keyword or fence inside an HTML comment or `[//]: # (...)` definition, which GitHub does not show; or a comment hiding part of a `CHECK:`/`EXPECT:`/`CWD:` value.",
   },
   "empty-heading": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A `##` heading with no text; it would silently end the section above it.",
   },
   "duplicate-status": {
@@ -263,17 +263,17 @@ export const PROBLEM_CODES = {
   },
   "keyword-near-miss": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A line that reads as a keyword, criterion or heading but is not written exactly (lower case, zero-width or bidi characters, look-alike letters).",
   },
   "misplaced-abandon": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "`ABANDON:` indented or written as a list item; only column 0 counts.",
   },
   "invalid-criterion-id": {
     severity: "error",
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion numbered like `4b.` or `2)`: ids are whole numbers followed by `.`.",
   },
 

@@ -1,4 +1,5 @@
 import type { Contract, ContractKind } from "../model.js";
+import { parseGatesLedger } from "./gates-ledger/index.js";
 import { unnamedJsonMismatch } from "./json-kind-read.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
@@ -15,6 +16,7 @@ const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) =
   "planner-qr": parsePlannerQr,
   "workphase-research": parseWorkphaseResearch,
   "workphase-plan": parseWorkphasePlan,
+  "gates-ledger": parseGatesLedger,
 };
 
 /** Parse contract bytes of a known kind. Pure; never throws. */

@@ -42,7 +42,7 @@ export const WORKPHASE_GLOBS: readonly string[] = [
   ".workphase/*/plan.json",
 ];
 
-type JsonKind = Exclude<ContractKind, "oracle-contract">;
+type JsonKind = Exclude<ContractKind, "oracle-contract" | "gates-ledger">;
 
 /**
  * The kind a `.json` path names: `.workphase/<name>/{research,plan}.json`,

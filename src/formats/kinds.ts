@@ -1,12 +1,26 @@
 import type { ContractKind } from "../model.js";
 import { jsonKindOf, PLANNER_GLOBS, WORKPHASE_GLOBS } from "./json-kinds.js";
 
+/**
+ * unlazy's ledgers (its `references/gates.md` and `lib/gates.mjs`): the
+ * legacy single-pipeline layout, `GATES.md` and `gates/*.md` at the root, and
+ * one pipeline per scope, `.unlazy/<scope>/GATES.md` and
+ * `.unlazy/<scope>/gates/*.md`; a tree of `gates/` subdirectories is read too.
+ */
+export const LEDGER_GLOBS: readonly string[] = [
+  "GATES.md",
+  "gates/**/*.md",
+  ".unlazy/*/GATES.md",
+  ".unlazy/*/gates/**/*.md",
+];
+
 /** Default discovery globs, relative to the repository root (docs/contracts.md and the README's "Your first contract"). */
 export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ".planning/phase-*-contract.json",
   ".claude/tasks/contracts/**/*.md",
   ...PLANNER_GLOBS,
   ...WORKPHASE_GLOBS,
+  ...LEDGER_GLOBS,
 ];
 
 /**
@@ -16,6 +30,20 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
  */
 export function kindOf(path: string): ContractKind | undefined {
   if (path.endsWith(".json")) return jsonKindOf(path);
-  if (path.endsWith(".md")) return "oracle-contract";
+  if (path.endsWith(".md")) return isLedgerPath(path) ? "gates-ledger" : "oracle-contract";
   return undefined;
+}
+
+/**
+ * A `.md` path is a ledger when its name is `GATES.md`, or it lies in a
+ * `gates/` directory at the root or of an `.unlazy/<scope>/`: wherever the
+ * glob that found it, so a file is read the same way by default and custom
+ * globs. Markdown contracts keep their own directory.
+ */
+function isLedgerPath(path: string): boolean {
+  if (path.startsWith(".claude/tasks/contracts/")) return false;
+  const parts = path.split("/");
+  if (parts[parts.length - 1] === "GATES.md") return true;
+  if (parts[0] === "gates" && parts.length >= 2) return true;
+  return parts.length >= 4 && parts[0] === ".unlazy" && parts[2] === "gates";
 }

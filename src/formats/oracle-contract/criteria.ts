@@ -1,7 +1,9 @@
 import type { Criterion, Problem } from "../../model.js";
 import { problem } from "../../problems.js";
+import { CONTRACT_DIALECT, type Dialect } from "./dialect.js";
 import {
   type AttributeName,
+  type BlockLine,
   classifyBlockLine,
   type Doc,
   type H2Section,
@@ -51,18 +53,28 @@ type Closed = { why: string };
  * one open criterion; an attribute attaches to it or, when none is open, is an
  * orphan. Guessing an owner would hand one criterion another one's oracle.
  */
-export function readCriteria(doc: Doc, problems: ProblemSink): CriteriaBlock {
+export function readCriteria(
+  doc: Doc,
+  problems: ProblemSink,
+  dialect: Dialect = CONTRACT_DIALECT,
+): CriteriaBlock {
   const sections = doc.sections.filter((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
   const block: CriteriaBlock = { sections, drafts: [], abandons: [] };
+  // A ledger's gates may stand anywhere: the whole file is one block.
+  const blocks: readonly H2Section[] = dialect.wholeFile
+    ? [{ heading: "", upper: "", index: -1, end: doc.lines.length }]
+    : sections;
   const byId = new Map<string, DraftCriterion>();
-  for (const section of sections) {
+  for (const section of blocks) {
     let open: DraftCriterion | Closed = { why: "before the first criterion" };
     for (let i = section.index + 1; i < section.end; i++) {
       if (doc.hidden[i]) continue;
       // Block structure comes from the line as written; titles and reasons
       // from what the page shows (an inline comment is not part of a title).
-      const line = classifyBlockLine(doc.lines[i]!);
-      const shown = doc.partlyHidden[i] ? classifyBlockLine(doc.visible[i]!) : line;
+      const line = asDialect(classifyBlockLine(doc.lines[i]!), dialect);
+      const shown = doc.partlyHidden[i]
+        ? asDialect(classifyBlockLine(doc.visible[i]!), dialect)
+        : line;
       switch (line.kind) {
         case "numbered":
         case "checkbox": {
@@ -127,13 +139,30 @@ export function readCriteria(doc: Doc, problems: ProblemSink): CriteriaBlock {
         case "abandon": {
           const rest = (shown.kind === "abandon" ? shown.rest : line.rest).trim();
           const space = rest.search(/\s/);
-          const id = space === -1 ? rest : rest.slice(0, space);
+          const written = space === -1 ? rest : rest.slice(0, space);
+          const id = dialect.abandonIdColon ? written.replace(/:$/, "") : written;
           const reason = space === -1 ? "" : rest.slice(space).trim();
           block.abandons.push({ index: i, id, reason });
           open = { why: `after the ABANDON on line ${i + 1}` };
           break;
         }
         case "break":
+          if (dialect.wholeFile && GATE_SHAPE.test(doc.lines[i]!)) {
+            // A box with no `<id>:` is a gate ABANDON cannot name and a
+            // report cannot point to: refused, never silently a list item.
+            if (!problems.full("invalid-criterion-id", locate(doc, i))) {
+              problems.push(
+                problem(
+                  "invalid-criterion-id",
+                  locate(doc, i),
+                  "this checkbox is a gate without an id: write it `- [ ] G<n>: <outcome>`",
+                  {
+                    hint: "give the gate an id (letters, digits, `.`, `_`, `-`) and a colon before its title; unlazy would name it by its line number, which changes whenever a line is added above",
+                  },
+                ),
+              );
+            }
+          }
           open = {
             why: `after line ${i + 1}, which starts a heading or list item that is not a criterion`,
           };
@@ -144,6 +173,15 @@ export function readCriteria(doc: Doc, problems: ProblemSink): CriteriaBlock {
     }
   }
   return block;
+}
+
+/** `- [ ]`, `- [x]` at column 0 (unlazy's gate line, any bullet): a gate whatever follows. */
+const GATE_SHAPE = /^[-*+][ \t]+\[[ xX]\](?:[ \t]|$)/;
+
+/** In a ledger, a numbered line is prose that ends the gate above, as a list item does. */
+function asDialect(line: BlockLine, dialect: Dialect): BlockLine {
+  if (dialect.numbered || (line.kind !== "numbered" && line.kind !== "bad-id")) return line;
+  return { kind: "break" };
 }
 
 function attach(

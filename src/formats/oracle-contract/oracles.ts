@@ -3,6 +3,7 @@ import { problem } from "../../problems.js";
 import { normalizeRepoPath, unsafePathReason } from "../paths.js";
 import { regexError } from "../regex.js";
 import type { AttributeLine, DraftCriterion } from "./criteria.js";
+import { CONTRACT_DIALECT, type Dialect } from "./dialect.js";
 import { type Doc, locate } from "./lines.js";
 import type { ProblemSink } from "./problem-sink.js";
 import { parseMarker, unwrapBackticks } from "./values.js";
@@ -13,7 +14,12 @@ import { parseMarker, unwrapBackticks } from "./values.js";
  * EXPECT: is manual (no checks). A half-written oracle is an error, never a
  * manual criterion: demoting it silently would turn the gate into a rubber stamp.
  */
-export function buildOracle(doc: Doc, draft: DraftCriterion, problems: ProblemSink): void {
+export function buildOracle(
+  doc: Doc,
+  draft: DraftCriterion,
+  problems: ProblemSink,
+  dialect: Dialect = CONTRACT_DIALECT,
+): void {
   const { CHECK, EXPECT, EVIDENCE, CWD } = draft.attributes;
   const id = draft.criterion.id;
   const at = (a: AttributeLine) => locate(doc, a.index, a.column);
@@ -44,7 +50,7 @@ export function buildOracle(doc: Doc, draft: DraftCriterion, problems: ProblemSi
     );
   }
 
-  if ((CHECK || EXPECT) && !EVIDENCE) {
+  if ((CHECK || EXPECT) && !EVIDENCE && dialect.evidenceRequired) {
     problems.push(
       problem(
         "missing-evidence",

@@ -1,4 +1,5 @@
 import { problem } from "../../problems.js";
+import { CONTRACT_DIALECT, type Dialect } from "./dialect.js";
 import {
   atxText,
   classifyBlockLine,
@@ -36,14 +37,17 @@ export function checkPlacement(
   doc: Doc,
   parts: readonly HiddenPart[],
   problems: ProblemSink,
+  dialect: Dialect = CONTRACT_DIALECT,
 ): void {
   const sections = doc.sections;
   const sectionOf = sectionIndex(doc, sections);
   const criteria = sections.map((s) => headingIs(s, "ACCEPTANCE CRITERIA"));
   const inCriteria = (i: number) => {
+    if (dialect.wholeFile) return true;
     const s = sectionOf[i]!;
     return s >= 0 && criteria[s]!;
   };
+  const hiddenWhat = dialect.wholeFile ? hiddenLedgerStructure : hiddenStructure;
   const where = (i: number) => {
     const s = sectionOf[i]!;
     if (s < 0) return "above the first ## heading";
@@ -52,7 +56,7 @@ export function checkPlacement(
   };
 
   for (const part of parts) {
-    const what = hiddenStructure(part.text, inCriteria(part.index));
+    const what = hiddenWhat(part.text, inCriteria(part.index));
     if (what === undefined) continue;
     const at = locate(doc, part.index, part.column);
     if (problems.full("hidden-structure", at)) continue;
@@ -178,6 +182,29 @@ function hiddenStructure(text: string, inCriteria: boolean): string | undefined 
     return "a status: line";
   }
   if (inCriteria && (READS_AS_NUMBERED.test(t) || READS_AS_CHECKBOX.test(t))) return "a criterion";
+  return undefined;
+}
+
+const LEDGER_GATE = /^[-*+][ \t]+\[[ xX]\]/;
+const LEDGER_ATTRIBUTE = /^[ \t]+(?:[-*+][ \t]+)?(CHECK|EXPECT|EVIDENCE|CWD)[ \t]*:/i;
+const LEDGER_ABANDON = /^ABANDON[ \t]*:/i;
+
+/**
+ * What unlazy's own reader would take from a hidden piece of a ledger (it
+ * reads the raw file, comments included): a gate line, an indented
+ * attribute, an ABANDON at column 0, spellings forgiven. Those make its
+ * verdict differ from the rendered page's and this gate's, so they are
+ * `hidden-structure`. Anything else it ignores, and so does this: the
+ * template's closing comment quotes `ABANDON: G<n> <reason>` indented and
+ * `- CWD: <dir>` as a bullet, which unlazy reads as prose.
+ */
+function hiddenLedgerStructure(text: string): string | undefined {
+  if (ASCII_TEXT.test(text) && !text.includes(":") && !text.includes("[")) return undefined;
+  const t = asRead(text);
+  if (LEDGER_GATE.test(t)) return "a gate";
+  const attribute = LEDGER_ATTRIBUTE.exec(t);
+  if (attribute) return `${attribute[1]!.toUpperCase()}:`;
+  if (LEDGER_ABANDON.test(t)) return "ABANDON:";
   return undefined;
 }
 

@@ -1,0 +1,77 @@
+import type { Contract, GatesLedgerHeader, Problem } from "../../model.js";
+import { problem, sortProblems } from "../../problems.js";
+import { describeMarkdown, foreignFile } from "../foreign-file.js";
+import { attachAbandons } from "../oracle-contract/abandons.js";
+import { readCriteria } from "../oracle-contract/criteria.js";
+import { LEDGER_DIALECT } from "../oracle-contract/dialect.js";
+import { type Doc, h2Sections, isBlank, locate } from "../oracle-contract/lines.js";
+import { buildOracle } from "../oracle-contract/oracles.js";
+import { checkPlacement } from "../oracle-contract/placement.js";
+import { CappedProblems } from "../oracle-contract/problem-sink.js";
+import { renderLines } from "../oracle-contract/rendered.js";
+import { decodeContract, isProblem } from "../text.js";
+import { isLedger, readLedgerHeader } from "./header.js";
+
+/**
+ * Parse one of unlazy's gate ledgers (`GATES.md`, `gates/**\/*.md`; its
+ * `references/gates.md`) with the markdown contract's reader in its ledger
+ * dialect: the page as GitHub renders it (fences and comments are not
+ * grammar), `- [ ] G1: <outcome>` gates with indented `CHECK:` / `EXPECT:` /
+ * `CWD:` / `EVIDENCE:`, `ABANDON: <id> <reason>` at column 0. Each file is
+ * its own contract: gate ids are unique within a file, as unlazy qualifies
+ * them (`leaf-1.2:G3`), and naming one file never reads the tree around it.
+ * Pure and total, like every format.
+ */
+export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
+  const decoded = decodeContract(path, bytes);
+  if (isProblem(decoded)) return ledger(path, { kind: "gates-ledger" }, [], [decoded]);
+  if (!decoded.lines.every(isBlank) && !isLedger(decoded.lines)) {
+    const foreign = foreignFile(path, "an unlazy gate ledger", describeMarkdown(decoded.lines));
+    return ledger(path, { kind: "gates-ledger" }, [], [foreign]);
+  }
+
+  const rendered = renderLines(decoded.lines);
+  const shown = {
+    path,
+    lines: decoded.lines,
+    hidden: rendered.hidden,
+    visible: rendered.visible,
+    partlyHidden: rendered.partlyHidden,
+  };
+  const doc: Doc = { ...shown, sections: h2Sections(shown) };
+  const problems = new CappedProblems();
+  const unclosed = rendered.unclosedFenceAt;
+  if (unclosed !== undefined) {
+    problems.push(
+      problem(
+        "unclosed-fence",
+        locate(doc, unclosed),
+        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
+        { hint: "close it with a line of the same fence characters, at least as many" },
+      ),
+    );
+  }
+  checkPlacement(doc, rendered.parts, problems, LEDGER_DIALECT);
+  const block = readCriteria(doc, problems, LEDGER_DIALECT);
+  for (const draft of block.drafts) buildOracle(doc, draft, problems, LEDGER_DIALECT);
+  attachAbandons(doc, block.abandons, block.drafts, problems);
+  const header = readLedgerHeader(doc, block.drafts[0]?.index ?? doc.lines.length);
+  if (block.drafts.length === 0) {
+    problems.push(
+      problem("no-criteria", locate(doc, 0), "the ledger has no gates", {
+        hint: "add gates as `- [ ] G1: <outcome>` lines at column 0, with an indented CHECK: and EXPECT: under each",
+      }),
+    );
+  }
+  const criteria = block.drafts.map((d) => d.criterion);
+  return ledger(path, header, criteria, problems.list());
+}
+
+function ledger(
+  path: string,
+  header: GatesLedgerHeader,
+  criteria: Contract["criteria"],
+  problems: Problem[],
+): Contract {
+  return { kind: "gates-ledger", path, header, criteria, problems: sortProblems(problems) };
+}
