@@ -1,5 +1,6 @@
 import { dirname } from "node:path/posix";
 import type { Contract } from "../model.js";
+import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
@@ -34,6 +35,10 @@ export function compareContracts(
       );
     }
     if (base === undefined) continue; // a new contract: nothing at base to protect
+    if (base.contract.kind === "gates-ledger") {
+      out.push(...gatesLedgerFindings(base, head));
+      continue;
+    }
     if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {
       out.push(...jsonKindFindings(base, head, cites));
       continue;

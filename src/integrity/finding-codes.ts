@@ -7,7 +7,7 @@ export const FINDING_CODES = {
   // Markdown and JSON phase contracts (the planner and workphase kinds have their own rules below)
   "contract-removed": {
     blocking: true,
-    kinds: "oracle-contract, plan-contract",
+    kinds: "oracle-contract, plan-contract, gates-ledger",
     doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
@@ -29,27 +29,32 @@ export const FINDING_CODES = {
   },
   "criterion-removed": {
     blocking: true,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed.",
   },
   "criterion-renumbered": {
     blocking: true,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion present at base carries another id at head (same title, new id).",
   },
   "oracle-removed": {
     blocking: true,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion lost its `CHECK:`/`EXPECT:`: runnable became manual.",
   },
   "oracle-changed": {
     blocking: true,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion's `CHECK:`, `EXPECT:` or `CWD:` changed, or a manual criterion gained an oracle.",
+  },
+  "abandon-added": {
+    blocking: true,
+    kinds: "gates-ledger",
+    doc: "A gate ledger gained an `ABANDON:` line: unlazy counts an abandoned gate as resolved, so surrendering a gate needs a reviewer's approval (the abandoned gate blocks the run as well).",
   },
   "abandon-changed": {
     blocking: true,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "An `ABANDON:` line present at base was removed or rewritten.",
   },
   "status-changed": {
@@ -69,7 +74,7 @@ export const FINDING_CODES = {
   },
   "criterion-reworded": {
     blocking: false,
-    kinds: "oracle-contract",
+    kinds: "oracle-contract, gates-ledger",
     doc: "A criterion's title was reworded (same id).",
   },
   "file-scope-edited": {

@@ -67,7 +67,8 @@ export function oracleFindings(base: ContractVersion, head: ContractVersion): Fi
   return out;
 }
 
-function criteriaFindings(base: Criterion[], head: Criterion[], at: At): Finding[] {
+/** Criteria of one markdown file, base vs head (the gate ledger's rules reuse it). */
+export function criteriaFindings(base: Criterion[], head: Criterion[], at: At): Finding[] {
   const out: Finding[] = [];
   const headById = new Map(head.map((c) => [c.id, c]));
   // Pair each base criterion with its head one: same id and title first, then
