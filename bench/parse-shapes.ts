@@ -10,6 +10,7 @@
 export type ShapeTarget =
   | "plan-contract"
   | "oracle-contract"
+  | "gates-ledger"
   | "planner-plan"
   | "workphase-research"
   | "evidence"
@@ -19,6 +20,7 @@ export type ShapeTarget =
 export const SHAPE_PATHS = {
   "plan-contract": ".planning/phase-2-contract.json",
   "oracle-contract": ".claude/tasks/contracts/bench.md",
+  "gates-ledger": "GATES.md",
   "planner-plan": "plans/bench-plan.json",
   "workphase-research": ".workphase/bench/research.json",
 } as const;
@@ -30,7 +32,7 @@ export interface Shape {
   build: (size: number) => string;
   /**
    * The input is valid (no error, or `refresh-hash` succeeds). Unset: it is
-   * invalid; for the markdown kind, whose rules are changing, not asserted.
+   * invalid; for the markdown kinds, whose rules are changing, not asserted.
    */
   valid?: boolean;
 }
@@ -103,6 +105,18 @@ const RUNS: readonly [string, string][] = [
   ["digits", "7"],
 ];
 
+/** Ledger lines `line(0)`, `line(1)`, … up to about `size` characters. */
+function ledger(size: number, line: (i: number) => string): string {
+  const out: string[] = ["# Gates: bench\n\n"];
+  for (let i = 0, used = 16; ; i++) {
+    const next = line(i);
+    if (used + next.length > size) break;
+    out.push(next);
+    used += next.length;
+  }
+  return out.join("");
+}
+
 /** Distinct keys `k0`, `k1`, … with value 0, about `size` characters as JSON. */
 function manyKeys(size: number): Record<string, string> {
   const keys: Record<string, string> = {};
@@ -130,16 +144,56 @@ export const SHAPES: readonly Shape[] = [
     {
       name: `title then a run of ${label}`,
       target: "oracle-contract",
-      build: (n) => `# x${fill(unit, n - 10)}\n`,
+      // A section heading below keeps the file a contract (not one foreign-file error).
+      build: (n) => `# x${fill(unit, n - 24)}\n## REQUEST\n`,
     },
     {
       name: `criterion then a run of ${label}`,
       target: "oracle-contract",
       build: (n) => `${oracleHead}1. a${fill(unit, n - 80)}\n`,
     },
+    {
+      name: `gate then a run of ${label}`,
+      target: "gates-ledger",
+      build: (n) => `# Gates: bench\n- [ ] G1: a${fill(unit, n - 40)}\n`,
+    },
+    {
+      name: `gate attribute then a run of ${label}`,
+      target: "gates-ledger",
+      build: (n) => `# Gates: bench\n- [ ] G1: a\n  CHECK: ${fill(unit, n - 60)}\n  EXPECT: ok\n`,
+    },
     { name: `raw run of ${label}`, target: "evidence", build: (n) => fill(unit, n) },
     { name: `raw run of ${label}`, target: "refresh-hash", build: (n) => fill(unit, n) },
   ]),
+  {
+    name: "many gates",
+    target: "gates-ledger",
+    valid: true,
+    build: (n) =>
+      ledger(
+        n,
+        (i) =>
+          `- [ ] G${i}: outcome ${i}\n  CHECK: echo ok\n  EXPECT: /^ok$/m\n  EVIDENCE: pending\n\n`,
+      ),
+  },
+  {
+    name: "many ABANDON lines naming no gate",
+    target: "gates-ledger",
+    valid: false,
+    build: (n) => `- [ ] G0: x\n${ledger(n - 20, (i) => `ABANDON: G${i + 1} gone\n`)}`,
+  },
+  {
+    name: "many gates hidden in one comment",
+    target: "gates-ledger",
+    valid: false,
+    build: (n) => `- [ ] G0: x\n<!--\n${ledger(n - 40, (i) => `- [ ] G${i + 1}: hidden\n`)}-->\n`,
+  },
+  {
+    name: "many boxes without an id",
+    target: "gates-ledger",
+    valid: false,
+    build: (n) => fill("- [ ] no id here\n", n),
+  },
   {
     name: "many unknown keys in a task",
     target: "plan-contract",

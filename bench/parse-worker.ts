@@ -15,6 +15,7 @@ function parse(target: ShapeTarget, bytes: Uint8Array): void {
   switch (target) {
     case "plan-contract":
     case "oracle-contract":
+    case "gates-ledger":
     case "planner-plan":
     case "workphase-research":
       parseContract(target, SHAPE_PATHS[target], bytes);
