@@ -71,7 +71,7 @@ export function checkPlacement(
         : problem(
             "hidden-structure",
             at,
-            `${what} is hidden inside ${hider(part.by)}: GitHub does not show it, so the gate does not read it`,
+            `${what} is hidden inside ${hider(part.by)}: GitHub does not show it, so the gate does not read it${dialect.wholeFile ? ", but unlazy's own reader, which reads the raw file, would" : ""}`,
             {
               hint: "remove it, or take it out of the comment or definition so reviewers see what the gate reads",
             },

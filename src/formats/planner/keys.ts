@@ -25,7 +25,8 @@ export const PLAN_KEYS = keys(
   "frozen_at",
   "readme_entries",
 );
-export const OVERVIEW_KEYS = keys("problem", "approach");
+/** Schema-v2 plans (the planner's plan-json-schema document) add `title` here, a `timestamp` per decision, and the architecture and data-flow diagrams to `invisible_knowledge`. */
+export const OVERVIEW_KEYS = keys("problem", "approach", "title");
 export const CONTEXT_SECTION_KEYS = keys(
   "decisions",
   "decision_log",
@@ -41,7 +42,14 @@ export const SPELLINGS = {
   reasoning: ["reasoning", "reasoning_chain"],
   reason: ["reason", "rejection_reason"],
 } as const;
-export const DECISION_KEYS = keys("id", "decision", "reasoning", "reasoning_chain", "version");
+export const DECISION_KEYS = keys(
+  "id",
+  "decision",
+  "reasoning",
+  "reasoning_chain",
+  "timestamp",
+  "version",
+);
 export const REJECTED_KEYS = keys(
   "id",
   "alternative",
@@ -53,7 +61,14 @@ export const REJECTED_KEYS = keys(
 /** Schema-v2 plans write a constraint as an object; the seed's is a string. */
 export const CONSTRAINT_KEYS = keys("id", "type", "description", "source", "version");
 export const RISK_KEYS = keys("id", "risk", "mitigation", "anchor", "decision_ref", "version");
-export const KNOWLEDGE_KEYS = keys("system", "invariants", "tradeoffs");
+export const KNOWLEDGE_KEYS = keys(
+  "system",
+  "invariants",
+  "tradeoffs",
+  "architecture",
+  "data_flow",
+  "structure_rationale",
+);
 export const DIAGRAM_KEYS = keys(
   "id",
   "type",
