@@ -202,6 +202,16 @@ describe("gates-ledger: the tree", () => {
     expect(codes(await loadContract(root, "gates/leaf-1.md"))).toEqual([]);
   });
 
+  it("a ledger named where a markdown contract is expected is one error that says what it is", () => {
+    const c = parseContract(
+      "oracle-contract",
+      ".claude/tasks/contracts/leaf.md",
+      encode(GATE("G1")),
+    );
+    expect(codes(c)).toEqual(["foreign-file@1:1"]);
+    expect(c.problems[0]!.message).toContain("it is an unlazy gate ledger: name it GATES.md");
+  });
+
   it("a ledger heading with no gates is no-criteria, not foreign", () => {
     expect(codes(ledger("# Gates: empty leaf\n\nScope: nothing yet\n"))).toEqual([
       "no-criteria@1:1",

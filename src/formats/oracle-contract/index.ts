@@ -1,6 +1,7 @@
 import type { Contract, OracleHeader, Problem } from "../../model.js";
 import { problem, sortProblems } from "../../problems.js";
 import { describeMarkdown, foreignFile } from "../foreign-file.js";
+import { isLedger } from "../gates-ledger/header.js";
 import { decodeContract, isProblem } from "../text.js";
 import { attachAbandons } from "./abandons.js";
 import { readCriteria } from "./criteria.js";
@@ -29,7 +30,11 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
   // A blank file is a contract not yet written: "no criteria" says what to add.
   const blank = decoded.lines.every(isBlank);
   if (!blank && !hasIdentifyingHeading(decoded.lines, IDENTIFYING)) {
-    const foreign = foreignFile(path, "a markdown contract", describeMarkdown(decoded.lines));
+    // An unlazy ledger named where a contract is expected: say what it is.
+    const looks = isLedger(decoded.lines)
+      ? "it is an unlazy gate ledger: name it GATES.md or put it under gates/ to read it as one"
+      : describeMarkdown(decoded.lines);
+    const foreign = foreignFile(path, "a markdown contract", looks);
     return contract(path, { kind: "oracle-contract" }, [], [foreign]);
   }
 
