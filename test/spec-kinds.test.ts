@@ -140,7 +140,8 @@ describe("the paths a task names", () => {
   it.each([
     ["Create model in src/models/user.py", ["src/models/user.py"]],
     ["Configure `vite.config.ts` and `src/main.tsx`", ["src/main.tsx"]],
-    ["Create `src/components/albums/`, `tests/unit/`", ["src/components/albums", "tests/unit"]],
+    ["Create `src/components/albums/`, `tests/unit/` (unit/, fixtures/)", []],
+    ["import `./styles/tokens.css` in `src/main.tsx`", ["src/main.tsx"]],
     ["Install @dnd-kit/core and read https://x.dev/a/b.md", []],
     ["Handle email/password and and/or cases; call URL.revokeObjectURL", []],
     ["Write tests/contract/test_[name].py", []],

@@ -115,7 +115,8 @@ export function parseSpeckitTasks(path: string, bytes: Uint8Array): Contract {
   if (!("doc" in read))
     return contract("speckit-tasks", path, { kind: "speckit-tasks" }, [], [read]);
   const heading = read.doc.visible[read.first] ?? "";
-  if (!/^#[ \t]+Tasks\b/i.test(heading)) {
+  // spec-kit writes `# Tasks: <feature>`; real files also say `# Implementation Tasks: …`.
+  if (!/^#[ \t].*\bTasks\b/i.test(heading)) {
     return contract(
       "speckit-tasks",
       path,

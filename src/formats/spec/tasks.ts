@@ -126,8 +126,9 @@ const TOKEN = /[A-Za-z0-9_./@~+-]+/g;
 
 /**
  * Repository paths a description names: tokens with a `/` ending in a known
- * extension or in `/` (a directory). A bare file name (`package.json`,
- * `Node.js`) does not say where it is, so it is not read as a path. Not a path: URLs, npm scopes (`@dnd-kit/core`),
+ * extension. A bare file name (`package.json`, `Node.js`) does not say where
+ * it is, a directory (`unit/`) is often relative to the one named before it,
+ * and `./x.css` is relative to another file: none is read as a path. Not a path: URLs, npm scopes (`@dnd-kit/core`),
  * placeholders (`[name]`, `{id}`, `<x>`), globs, `and/or`-style words, dotted
  * identifiers (`URL.revokeObjectURL`), version numbers.
  */
@@ -146,16 +147,19 @@ export function pathsIn(text: string): { path: string; column: number }[] {
     if (after === "[" || after === "{" || after === "*" || after === "<") continue;
     token = token.replace(/[.,;:]+$/, "");
     if (token.startsWith("@") || token.startsWith("~") || token.startsWith("//")) continue;
-    if (token.startsWith("./")) token = token.slice(2);
+    // `./styles/a.css` is relative to some other file (an import specifier), not the root.
+    if (token.startsWith("./")) continue;
     if (token.startsWith("/")) token = token.slice(1);
     if (token === "" || token.includes("..")) continue;
     const last = token.endsWith("/") ? "" : token.slice(token.lastIndexOf("/") + 1);
     const dot = last.lastIndexOf(".");
     const ext = dot > 0 ? last.slice(dot + 1).toLowerCase() : last.toLowerCase();
     const known = dot > 0 ? EXTENSIONS.has(ext) : last === "Dockerfile" || last === "Makefile";
-    // A bare file name (`package.json`, `Node.js`) does not say where it is: not checked.
-    if (!token.includes("/") || token === "/") continue;
-    if (token.endsWith("/") || known) {
+    // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
+    // directory is often listed relative to the one before it (`tests/` with
+    // `unit/, fixtures/`): neither is checked.
+    if (!token.includes("/") || token.endsWith("/")) continue;
+    if (known) {
       out.push({ path: token.replace(/\/+$/, ""), column: at + 1 });
     }
   }
