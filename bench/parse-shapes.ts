@@ -263,7 +263,8 @@ export const SHAPES: readonly Shape[] = [
     name: "spec: many requirements, scenarios and map lines",
     target: "spec",
     build: (n) => {
-      const k = Math.floor(n / 200);
+      // About 82 bytes per requirement: its line, a scenario and a map line.
+      const k = Math.floor((n - 200) / 82);
       const ids = Array.from({ length: k }, (_, i) => `FR-${String(i + 1).padStart(5, "0")}`);
       return [
         "# Specification: bench",

@@ -114,15 +114,21 @@ function withSpecFiles(root: string, contract: Contract): Contract {
     return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
   };
   const files: SpecFiles = { checklists: [], exists: (p) => existsInRepo(root, p) };
-  if (contract.kind !== "speckit-tasks") {
+  // One listing of the spec's directory says which companions to read (most specs have few).
+  const beside = contract.kind === "speckit-tasks" ? new Set<string>() : entriesOf(root, dir);
+  if (beside.has("tasks.md")) {
     const tasksPath = `${dir}tasks.md`;
     const tasks = readBeside(tasksPath);
     if (tasks) {
       const read = readTasksFile(tasksPath, tasks);
       files.tasks = { ...(read.tasks && { list: read.tasks }), problems: read.problems };
     }
+  }
+  if (beside.has("plan.md")) {
     const plan = readBeside(`${dir}plan.md`);
     if (plan) files.plan = { path: `${dir}plan.md`, bytes: plan };
+  }
+  if (beside.has("checklists")) {
     for (const name of listMarkdown(root, `${dir}checklists`)) {
       const path = `${dir}checklists/${name}`;
       const bytes = readBeside(path);
@@ -130,6 +136,15 @@ function withSpecFiles(root: string, contract: Contract): Contract {
     }
   }
   return linkSpecFiles(contract, files);
+}
+
+/** Names in a repo-relative directory ("" or ending in `/`), none when it cannot be listed. */
+function entriesOf(root: string, dir: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(root, dir)));
+  } catch {
+    return new Set();
+  }
 }
 
 /** Whether a repo-relative path exists (a file, directory or link), never looked up outside the root. */

@@ -1,12 +1,15 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { selectChanged } from "../src/action/select.js";
 import { discoverContracts } from "../src/discover.js";
-import { kindOf } from "../src/formats/kinds.js";
+import { parseContract } from "../src/formats/index.js";
+import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds.js";
 import { openMarkers } from "../src/formats/spec/markers.js";
 import { pathsIn } from "../src/formats/spec/tasks.js";
 import { loadContract } from "../src/load.js";
 import type { ProblemCode } from "../src/problem-codes.js";
+import { companionsOf } from "../src/run/changed.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "specs");
 
@@ -148,5 +151,56 @@ describe("the paths a task names", () => {
     ["Per contracts/service-interfaces.md.", ["contracts/service-interfaces.md"]],
   ])("%s", (text, paths) => {
     expect(pathsIn(text).map((p) => p.path)).toEqual(paths);
+  });
+});
+
+describe("what the page hides is the reader's error", () => {
+  const spec = (extra: string) =>
+    new TextEncoder().encode(
+      readFileSync(
+        join(FIXTURES, "manual-not-allowed", "twin", "specs/001-trim/spec.md"),
+        "utf8",
+      ).replace("## Guardrails", `${extra}\n\n## Guardrails`),
+    );
+  it("a [NEEDS CLARIFICATION] marker inside an HTML comment is hidden-structure", () => {
+    const c = parseContract(
+      "spec",
+      "specs/001-trim/spec.md",
+      spec("<!-- [NEEDS CLARIFICATION: hidden?] -->"),
+    );
+    expect(c.problems.map((p) => p.code)).toContain("hidden-structure");
+    // Control: a comment of prose is no problem.
+    const plain = parseContract(
+      "spec",
+      "specs/001-trim/spec.md",
+      spec("<!-- a note for editors -->"),
+    );
+    expect(plain.problems).toEqual([]);
+  });
+
+  it("a status line inside a comment is hidden-structure, and does not count as the status", () => {
+    const c = parseContract(
+      "spec",
+      "specs/001-trim/spec.md",
+      spec("<!--\nSPEC STATUS: READY\n-->"),
+    );
+    expect(c.problems.map((p) => p.code)).toEqual(["hidden-structure"]);
+  });
+});
+
+describe("a tasks.md or plan.md change puts the spec beside it in scope", () => {
+  it("companions of a spec", () => {
+    expect(companionsOf("specs/001-trim/spec.md")).toEqual([
+      "specs/001-trim/spec.md",
+      "specs/001-trim/tasks.md",
+      "specs/001-trim/plan.md",
+    ]);
+    const selected = selectChanged(
+      ["specs/001-trim/spec.md", "specs/002-x/spec.md"],
+      [{ path: "specs/001-trim/tasks.md", status: "modified" }],
+      DEFAULT_CONTRACT_GLOBS,
+      "",
+    ).selected;
+    expect(selected).toEqual(["specs/001-trim/spec.md"]);
   });
 });
