@@ -204,3 +204,30 @@ describe("a tasks.md or plan.md change puts the spec beside it in scope", () => 
     expect(selected).toEqual(["specs/001-trim/spec.md"]);
   });
 });
+
+describe("grammar indented under another item is an error, not prose", () => {
+  const base = readFileSync(
+    join(FIXTURES, "manual-not-allowed", "twin", "specs/001-trim/spec.md"),
+    "utf8",
+  );
+  const codes = (text: string) =>
+    parseContract("spec", "specs/001-trim/spec.md", new TextEncoder().encode(text)).problems.map(
+      (p) => p.code,
+    );
+  it.each([
+    [
+      "a requirement",
+      "  exactly as written.",
+      "  exactly as written.\n  - FR-003: the system SHALL log.",
+    ],
+    [
+      "a map line",
+      "- FR-002 → manual:",
+      "  - FR-001 → tests/other.test.ts > x\n- FR-002 → manual:",
+    ],
+    ["a Verification command", "- manual: FR-002", "  - `true` — proves AC-1\n- manual: FR-002"],
+  ])("%s", (_what, from, to) => {
+    expect(codes(base)).toEqual([]);
+    expect(codes(base.replace(from, to))).toContain("spec-syntax");
+  });
+});

@@ -94,6 +94,20 @@ class Reader {
     );
   }
 
+  /**
+   * An indented line that would be grammar at column 0: on the page it is a
+   * nested list item, so the gate must not silently read it as prose (or as
+   * the statement above it). An error, never a second place to write grammar.
+   */
+  private indented(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
+    const line = this.sd.doc.visible[i]!;
+    if (!/^[ \t]/.test(line)) return false;
+    const read = parse(line.trimStart());
+    if (read === undefined || !read.ok) return false;
+    this.syntax(i, `this ${what} is indented, so it reads as part of the item above it`, 1);
+    return true;
+  }
+
   /** A line that only reads as grammar once look-alike characters are folded. */
   private nearMissOf(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
     const line = this.sd.doc.visible[i]!;
@@ -123,6 +137,10 @@ class Reader {
           last = undefined;
           continue;
         }
+      }
+      if (read === undefined && this.indented(i, requirementLine, "requirement")) {
+        last = undefined;
+        continue;
       }
       if (read === undefined) {
         // A wrapped statement continues its requirement; a new bullet or heading ends it.
@@ -173,6 +191,7 @@ class Reader {
       const line = this.sd.doc.visible[i]!;
       const read = acceptanceLine(line);
       if (read === undefined) {
+        if (this.indented(i, acceptanceLine, "acceptance criterion")) continue;
         this.nearMissOf(i, acceptanceLine, "acceptance criterion");
         continue;
       }
@@ -195,7 +214,10 @@ class Reader {
     for (const i of this.lines(section)) {
       const line = this.sd.doc.visible[i]!;
       const read = verificationLine(line);
-      if (read === undefined) continue;
+      if (read === undefined) {
+        this.indented(i, verificationLine, "Verification line");
+        continue;
+      }
       if (!read.ok) {
         if (!this.nearMissOf(i, verificationLine, "Verification line")) this.syntax(i, read.why);
         continue;
@@ -229,7 +251,10 @@ class Reader {
     for (const i of this.lines(section)) {
       const line = this.sd.doc.visible[i]!;
       const read = mapLine(line);
-      if (read === undefined) continue;
+      if (read === undefined) {
+        this.indented(i, mapLine, "map line");
+        continue;
+      }
       if (!read.ok) {
         if (!this.nearMissOf(i, mapLine, "map line")) this.syntax(i, read.why);
         continue;
