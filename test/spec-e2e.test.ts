@@ -155,4 +155,33 @@ describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }
       await gh2.close();
     }
   });
+
+  it("a PR checking a task off in the tasks.md beside a spec is progress, not a contract gone", async ({
+    expect,
+  }) => {
+    const repo = await makeRepo({
+      base: KIT_FILES,
+      head: {
+        [`${KIT}/tasks.md`]: KIT_FILES[`${KIT}/tasks.md`]!.replace(
+          "- [ ] T003 [P] Configure linting",
+          "- [X] T003 [P] Configure linting",
+        ),
+      },
+    });
+    const gh = await standInFor(repo, {});
+    try {
+      const r = await runAction({ repo, gh, event: "pull_request" });
+      expect(r.code, r.stdout).toBe(0);
+      const report = JSON.parse(readFileSync(r.outputs.report!, "utf8")) as {
+        contracts: { path: string }[];
+        integrity?: { findings: { code: string; blocking: boolean }[] };
+      };
+      expect(report.contracts.map((c) => c.path)).toEqual([`${KIT}/spec.md`]);
+      expect(report.integrity?.findings.filter((f) => f.blocking)).toEqual([]);
+      const [run] = gh.repo(REPO).checkRuns;
+      expect(run!.conclusion).toBe("neutral");
+    } finally {
+      await gh.close();
+    }
+  });
 });

@@ -200,8 +200,10 @@ describe("a tasks.md or plan.md change puts the spec beside it in scope", () => 
       [{ path: "specs/001-trim/tasks.md", status: "modified" }],
       DEFAULT_CONTRACT_GLOBS,
       "",
-    ).selected;
-    expect(selected).toEqual(["specs/001-trim/spec.md"]);
+    );
+    expect(selected.selected).toEqual(["specs/001-trim/spec.md"]);
+    // The tasks.md read with the spec is a regular file at head, not a contract gone.
+    expect(selected.notFiles).toEqual([]);
   });
 });
 
