@@ -38,10 +38,17 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
   if (needsClarification) {
     const questions = model.openQuestions;
     if (questions.length === 0 && model.status) {
-      out.push(question("Q1", "the spec's status is NEEDS CLARIFICATION", model.status.location));
+      out.push(
+        question(
+          "Q1",
+          "the spec's status is NEEDS CLARIFICATION",
+          model.status.location,
+          model.layout,
+        ),
+      );
     }
     questions.forEach((q, k) => {
-      out.push(question(`Q${k + 1}`, q.text, q.location));
+      out.push(question(`Q${k + 1}`, q.text, q.location, model.layout));
     });
   }
 
@@ -111,7 +118,12 @@ function byMap(entry: MapEntry | undefined, unmapped: string): NonNullable<Crite
   };
 }
 
-function question(id: string, text: string, location: Criterion["location"]): Criterion {
+function question(
+  id: string,
+  text: string,
+  location: Criterion["location"],
+  layout: RequirementModel["layout"],
+): Criterion {
   return {
     id,
     title: `needs clarification: ${text}`,
