@@ -13,6 +13,8 @@ export type ShapeTarget =
   | "gates-ledger"
   | "planner-plan"
   | "workphase-research"
+  | "spec"
+  | "speckit-tasks"
   | "evidence"
   | "refresh-hash";
 
@@ -23,6 +25,8 @@ export const SHAPE_PATHS = {
   "gates-ledger": "GATES.md",
   "planner-plan": "plans/bench-plan.json",
   "workphase-research": ".workphase/bench/research.json",
+  spec: "specs/001-bench/spec.md",
+  "speckit-tasks": "specs/001-bench/tasks.md",
 } as const;
 
 export interface Shape {
@@ -116,6 +120,14 @@ function ledger(size: number, line: (i: number) => string): string {
   }
   return out.join("");
 }
+/** Runs that stress the spec grammar's line patterns. */
+const SPEC_RUNS: readonly [string, string][] = [
+  ["requirement bullets without a colon", "- **FR-001** [ADDED "],
+  ["open parentheses", "Scenario: ((((("],
+  ["status look-alikes", "SPEC STATUS: ready\n"],
+  ["comment openers", "<!-- FR-001 "],
+  ["wrapped statement lines", "  and more\n"],
+];
 
 /** Distinct keys `k0`, `k1`, … with value 0, about `size` characters as JSON. */
 function manyKeys(size: number): Record<string, string> {
@@ -291,5 +303,50 @@ export const SHAPES: readonly Shape[] = [
       const keys = Object.keys(manyKeys(room(n))).map((k) => `"${k}":0,`);
       return `{${keys.join("")}"source_plan_hash":""}`;
     },
+  },
+  // Requirement specs: the line grammar, markers, status lines and task paths.
+  ...SPEC_RUNS.map(
+    ([label, unit]): Shape => ({
+      name: `spec: a run of ${label}`,
+      target: "spec",
+      build: (n) => `# Specification: bench\n\n## Requirements\n\n${fill(unit, n - 48)}`,
+    }),
+  ),
+  {
+    name: "spec: many requirements, scenarios and map lines",
+    target: "spec",
+    build: (n) => {
+      // About 82 bytes per requirement: its line, a scenario and a map line.
+      const k = Math.floor((n - 200) / 82);
+      const ids = Array.from({ length: k }, (_, i) => `FR-${String(i + 1).padStart(5, "0")}`);
+      return [
+        "# Specification: bench",
+        "## Requirements",
+        ...ids.map((id) => `- ${id}: the system SHALL do it`),
+        "## Behavior Scenarios",
+        ...ids.map((id) => `Scenario: s (${id})`),
+        "## Verification",
+        "- `true` — proves AC-1",
+        "## Requirement Map",
+        ...ids.map((id) => `- ${id} → t.ts > t`),
+        "SPEC STATUS: READY",
+      ].join("\n");
+    },
+  },
+  {
+    name: "spec: one line of backtick runs and a marker",
+    target: "spec",
+    build: (n) => `# Specification: b\n\n[NEEDS CLARIFICATION: x] ${fill("` `` ``` ", n - 40)}\n`,
+  },
+  {
+    name: "tasks: many done tasks naming paths",
+    target: "speckit-tasks",
+    build: (n) =>
+      `# Tasks: b\n\n## Phase 1\n\n${fill("- [X] T001 [P] [US1] Create src/a/b.ts and tests/c.test.ts\n", n - 30)}`,
+  },
+  {
+    name: "tasks: one task naming a long run of path tokens",
+    target: "speckit-tasks",
+    build: (n) => `# Tasks: b\n\n## Phase 1\n\n- [X] T001 ${fill("a/b.ts ", n - 40)}\n`,
   },
 ];

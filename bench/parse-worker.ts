@@ -18,6 +18,8 @@ function parse(target: ShapeTarget, bytes: Uint8Array): void {
     case "gates-ledger":
     case "planner-plan":
     case "workphase-research":
+    case "spec":
+    case "speckit-tasks":
       parseContract(target, SHAPE_PATHS[target], bytes);
       return;
     case "evidence":

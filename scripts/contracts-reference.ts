@@ -115,6 +115,7 @@ export function contractsReference(): string {
     researchSection(),
     workphasePlanSection(),
     gatesLedgerSection(),
+    specSection(),
     "## Problem codes",
     "",
     "Every code, its severity and the kinds that report it. An error makes the file invalid;",
@@ -130,7 +131,8 @@ export function contractsReference(): string {
 
 function kindsSection(): string {
   const globsOf = (kind: ContractKind) =>
-    DEFAULT_CONTRACT_GLOBS.filter((g) => kindOf(g) === kind)
+    // Both spec layouts share the spec.md globs: the first heading tells them apart.
+    DEFAULT_CONTRACT_GLOBS.filter((g) => kindOf(g) === (kind === "speckit-spec" ? "spec" : kind))
       .map(code)
       .join(", ");
   const keysOf = (kind: ContractKind) =>
@@ -138,7 +140,9 @@ function kindsSection(): string {
       ? "(markdown grammar: a `## REQUEST`, `## ACCEPTANCE CRITERIA`, `## FILE SCOPE`, `## CLARIFICATIONS` or `# CONTRACT` heading)"
       : kind === "gates-ledger"
         ? "(markdown grammar: a `# Gates` heading or a `- [ ] <id>:` gate line)"
-        : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
+        : MARKDOWN_KINDS.has(kind)
+          ? "(markdown grammar)"
+          : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
   return [
     "## Kinds and file names",
     "",
@@ -147,7 +151,9 @@ function kindsSection(): string {
     "artifacts; `phase-*-contract.json` is a plan contract; `qr-<phase>.json` and",
     "`<slug>-qr-<phase>.json` are quality-review files; `context.json` and `<slug>-context.json`",
     "planner context files; any other `*plan.json` a planner plan; any other `.json` a plan",
-    "contract; any `.md` an oracle contract. The kind is then confirmed by the file's top-level",
+    "contract; `spec.md` a requirement spec (`spec` or `speckit-spec` by its first heading) and",
+    "`tasks.md` a spec-kit task list (read with the `spec.md` beside it when there is one);",
+    "any other `.md` an oracle contract. The kind is then confirmed by the file's top-level",
     "shape (any one key only that kind has); a file with another kind's shape is an error",
     "naming both (`kind-mismatch`) and is read as neither. A `*plan.json` with none of the",
     "planner's keys is skipped with a warning that names it (`not-a-planner-plan`). Any other",
@@ -1004,6 +1010,128 @@ function gatesLedgerSection(): string {
     "- A duplicate gate id in one file is an error (unlazy keeps both and abandons both).",
     "",
     codesLine("gates-ledger"),
+  ].join("\n");
+}
+
+// ── requirement specs ────────────────────────────────────────────────────
+
+const MARKDOWN_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
+
+/** One section for the three requirement-spec kinds: they share one model and one grammar. */
+function specSection(): string {
+  return [
+    "## `spec`",
+    "",
+    "A requirement spec in the request-to-spec workflow's layout, `specs/<NNN>-<slug>/spec.md`,",
+    "headed `# Specification: <name>`. Read as GitHub renders it, with the oracle kind's reader:",
+    "grammar inside an HTML comment is `hidden-structure`, look-alike characters are",
+    "`keyword-near-miss`. A complete spec:",
+    "",
+    "````markdown",
+    "# Specification: trim names",
+    "",
+    "## Requirements",
+    "",
+    "- FR-001 [ADDED]: WHEN a name is saved, the system SHALL remove surrounding spaces.",
+    "- FR-002 [ADDED]: WHEN a name is shown, the system SHALL keep inner spaces.",
+    "",
+    "## Behavior Scenarios",
+    "",
+    "- Scenario: trims a padded name (FR-001)",
+    '  - Given a name "  Ada  " / When it is saved / Then it is stored as "Ada"',
+    "",
+    "## Acceptance Criteria",
+    "",
+    "- [ ] AC-1 (FR-001): padded names are stored trimmed",
+    "- [ ] AC-2 (FR-002): inner spaces survive",
+    "",
+    "## Guardrails",
+    "",
+    "- No new dependency in package.json.",
+    "",
+    "## Verification",
+    "",
+    "- `npm test` — proves AC-1",
+    "- manual: FR-002 — rendering is checked by eye in the browser",
+    "",
+    "## Requirement Map",
+    "",
+    "- FR-001 → tests/trim.test.ts > trims surrounding spaces",
+    "- FR-002 → manual: open the profile page and compare",
+    "",
+    "SPEC STATUS: READY",
+    "````",
+    "",
+    "| part | grammar | rules |",
+    "|---|---|---|",
+    "| requirements | `- FR-001 [ADDED|MODIFIED|REMOVED]: <statement>` under `## Requirements` (the tag is optional; wrapped lines continue the statement) | ids `FR-d{3,}` with an optional letter (`FR-002a`), unique (`duplicate-id`); a line that starts like one but is not is `spec-syntax` |",
+    "| scenarios | `Scenario: <name> (FR-001, FR-002)` under `## Behavior Scenarios`, a bullet or not, then Given/When/Then lines | every id resolves (`unresolved-reference`) |",
+    "| acceptance | `- [ ] AC-1 (FR-001): <text>` under `## Acceptance Criteria` | ids unique; ids resolve |",
+    "| coverage | | every requirement not `[REMOVED]` is named by a scenario or an acceptance criterion (`uncovered-requirement`) |",
+    "| guardrails | bullets under `## Guardrails` | kept in the model (the base comparison and the requirement proof read them) |",
+    "| verification | ``- `<command>` — proves AC-1, AC-3`` or `- manual: FR-002 — <why no command can prove it>` under `## Verification` | at least one command (`no-verification`); every bullet is one of the two forms (`spec-syntax`); `proves` ids resolve |",
+    "| open questions | bullets under `## Open Questions`; `[NEEDS CLARIFICATION: <question>]` markers anywhere shown | with `SPEC STATUS: NEEDS CLARIFICATION` each is a blocking criterion `Q<n>`; with READY each is a `spec-status` error |",
+    '| status | `SPEC STATUS: READY` or `SPEC STATUS: NEEDS CLARIFICATION`, exactly, as the last non-empty line | missing, twice, written otherwise or not last is `spec-status` ("anything other than an explicit READY falls through to blocked") |',
+    "",
+    "### The Requirement Map",
+    "",
+    "`## Requirement Map` (both layouts) has one line per requirement: `- FR-001 → FILE > NAME`",
+    "or `- FR-001 -> FILE::NAME`, where `FILE` is a repository path and `NAME` the test's full",
+    "name as its runner reports it, or `- FR-002 → manual: <how a person checks it>`. Every",
+    "requirement not `[REMOVED]` is mapped (`unmapped-requirement`); the file exists at the",
+    "commit gated (`missing-test-file`); `manual:` needs a `- manual: FR-002 — <why>` line",
+    "under `## Verification` (`manual-not-allowed`). A spec with requirements and no map warns",
+    "(`no-requirement-map`).",
+    "",
+    "### Criteria",
+    "",
+    "- `V<n>`: each Verification command, run with `bash -c` at the repository root in the",
+    "  sandbox, with the oracle timeout and output capture; met on exit 0 alone. An",
+    "  acceptance criterion a command `proves` is decided by that command (run once).",
+    "- `FR-…` and the other `AC-…`: decided by the map. Mapped to a test: `awaiting-proof` —",
+    "  shown on every surface, never green (the contract is neutral), not blocking, until the",
+    "  requirement proof runs the test. `manual:`: a manual criterion showing its text.",
+    "- `Q<n>`: each open question while the spec needs clarification; blocking.",
+    "",
+    codesLine("spec"),
+    "",
+    "## `speckit-spec`",
+    "",
+    "GitHub spec-kit's spec, `specs/<NNN|YYYYMMDD-HHMMSS>-<slug>/spec.md`, headed",
+    "`# Feature Specification: <name>`: requirements `- **FR-001**: System MUST …` under",
+    "`## Requirements`, success criteria `- **SC-001**: …`, stories `### User Story N - Title",
+    "(Priority: Pn)`. Ids unique, the Requirement Map as above (a `## Verification` section with",
+    "`- manual:` lines may allow manual entries). The sections spec-kit's template marks",
+    "mandatory must exist (`missing-section`, a warning): User Scenarios & Testing and",
+    "Requirements, plus Success Criteria for specs from the current template (specs from the",
+    "first template, with a Review & Acceptance Checklist, have none). An open",
+    "`[NEEDS CLARIFICATION: <question>]` is a blocking criterion: spec-kit only warns, but a",
+    "gate must not merge an unresolved requirement. Not a question: a marker in a code span",
+    "or a checklist item, without a colon, the template's placeholder wording (`Mark with …`,",
+    "`specific question`), or `none`.",
+    "",
+    "Beside it: `plan.md` (a bare NEEDS CLARIFICATION in its Technical Context warns:",
+    "`plan-clarification`), `checklists/*.md` (each unchecked item warns:",
+    "`unchecked-checklist`) and `tasks.md`, read with the spec.",
+    "",
+    codesLine("speckit-spec"),
+    "",
+    "## `speckit-tasks`",
+    "",
+    "A `tasks.md`: under each `## Phase …` heading, a checkbox line whose text starts with a",
+    "task id is a task, `- [ ] T001 [P] [US1] <description>` (the id may be bold; `[x]` or `[X]`",
+    "marks it done; a struck-through `~~T012~~` is a deleted task, not a task; indented lines",
+    "continue the description). Ids unique; `[USn]` names a story of the spec beside it",
+    "(`unresolved-reference`). A task marked done whose description names a repository path",
+    "that exists neither from the root nor from the spec's directory is a",
+    "`phantom-completion` (spec-kit issue #1865). A path is a token with a `/` that ends in a",
+    "known extension or in `/`; not URLs, npm scopes, placeholders (`[name]`), globs or bare",
+    "file names (`package.json` does not say where it is). A task that says it deletes, removes,",
+    "moves or renames is not checked. A requirement with no task is no problem: real",
+    "spec-kit task lists never name every FR. A `tasks.md` with no `spec.md` beside it is",
+    "validated alone (the task rules and phantoms); it has no criteria of its own.",
+    "",
+    codesLine("speckit-tasks"),
     "",
   ].join("\n");
 }
@@ -1014,7 +1142,9 @@ function gatesLedgerSection(): string {
 export function codeAppliesTo(kinds: string, kind: ContractKind): boolean {
   return kinds.split(", ").some((k) => {
     if (k === "all") return true;
-    if (k === "all JSON") return kind !== "oracle-contract" && kind !== "gates-ledger";
+    if (k === "all JSON") {
+      return kind !== "oracle-contract" && kind !== "gates-ledger" && !MARKDOWN_KINDS.has(kind);
+    }
     if (k.endsWith("*")) return kind.startsWith(k.slice(0, -1));
     return k === kind;
   });

@@ -67,7 +67,21 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
       found.add(rel);
     }
   }
-  return [...found].sort();
+  return withoutSpecTasks(found);
+}
+
+/**
+ * A `tasks.md` beside a discovered `spec.md` is read with the spec (its
+ * stories resolve the tasks' `[USn]`), not as a second contract; one with
+ * no spec beside it is a contract of its own.
+ */
+function withoutSpecTasks(found: ReadonlySet<string>): string[] {
+  return [...found]
+    .filter((p) => {
+      if (kindOf(p) !== "speckit-tasks") return true;
+      return !found.has(`${p.slice(0, p.lastIndexOf("/") + 1)}spec.md`);
+    })
+    .sort();
 }
 
 /**

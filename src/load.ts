@@ -1,7 +1,11 @@
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { checkDrift, planHash } from "./drift.js";
 import { type EvidenceFile, parseEvidenceFile } from "./evidence/index.js";
 import { kindOf, parseContract } from "./formats/index.js";
+import { unsafePathReason } from "./formats/paths.js";
 import { phaseFiles } from "./formats/plan-contract/file-name.js";
+import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "./formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
 import { linkResearch, researchPathOf } from "./formats/workphase/index.js";
 import { type RepoFileRead, readRepoFile } from "./fs/repo-file.js";
@@ -27,7 +31,12 @@ export async function loadContract(
     return unread(kind, relPath, fileTooLarge(relPath, read.size));
   }
   const parsed = parseContract(kind, relPath, read.bytes);
-  const contract = kind === "workphase-plan" ? withResearch(root, parsed) : parsed;
+  const contract =
+    kind === "workphase-plan"
+      ? withResearch(root, parsed)
+      : SPEC_KINDS.has(parsed.kind)
+        ? withSpecFiles(root, parsed)
+        : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
@@ -93,6 +102,77 @@ function withResearch(root: string, plan: Contract): Contract {
       : unreadProblem(path, at, "research", read);
   const linked = linkResearch(plan, undefined);
   return { ...linked, problems: sortProblems([...linked.problems, why]) };
+}
+
+const SPEC_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
+
+/**
+ * A requirement spec with what lies beside it: its `tasks.md` (unless the
+ * contract is that file), `plan.md`, `checklists/*.md`, and whether the
+ * paths its map and done tasks name exist. Never read through a symlink.
+ */
+function withSpecFiles(root: string, contract: Contract): Contract {
+  const dir = specDir(contract.path);
+  const readBeside = (path: string) => {
+    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+    return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
+  };
+  const files: SpecFiles = { checklists: [], exists: (p) => existsInRepo(root, p) };
+  // One listing of the spec's directory says which companions to read (most specs have few).
+  const beside = contract.kind === "speckit-tasks" ? new Set<string>() : entriesOf(root, dir);
+  if (beside.has("tasks.md")) {
+    const tasksPath = `${dir}tasks.md`;
+    const tasks = readBeside(tasksPath);
+    if (tasks) {
+      const read = readTasksFile(tasksPath, tasks);
+      files.tasks = { ...(read.tasks && { list: read.tasks }), problems: read.problems };
+    }
+  }
+  if (beside.has("plan.md")) {
+    const plan = readBeside(`${dir}plan.md`);
+    if (plan) files.plan = { path: `${dir}plan.md`, bytes: plan };
+  }
+  if (beside.has("checklists")) {
+    for (const name of listMarkdown(root, `${dir}checklists`)) {
+      const path = `${dir}checklists/${name}`;
+      const bytes = readBeside(path);
+      if (bytes) files.checklists.push({ path, bytes });
+    }
+  }
+  return linkSpecFiles(contract, files);
+}
+
+/** Names in a repo-relative directory ("" or ending in `/`), none when it cannot be listed. */
+function entriesOf(root: string, dir: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(root, dir)));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Whether a repo-relative path exists (a file, directory or link), never looked up outside the root. */
+function existsInRepo(root: string, rel: string): boolean {
+  if (unsafePathReason(rel) !== undefined) return false;
+  try {
+    lstatSync(join(root, rel));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `*.md` directly in a repo-relative directory that is a real directory (not a link). */
+function listMarkdown(root: string, rel: string): string[] {
+  try {
+    if (!lstatSync(join(root, rel)).isDirectory()) return [];
+    return readdirSync(join(root, rel), { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(".md"))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
 }
 
 /** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */

@@ -15,6 +15,9 @@ export const CONTRACT_KINDS = [
   "workphase-research",
   "workphase-plan",
   "gates-ledger",
+  "spec",
+  "speckit-spec",
+  "speckit-tasks",
 ] as const;
 
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
@@ -82,7 +85,12 @@ export type Check =
       location: Location;
       /** Shell code, run with `bash -c`. */
       command: string;
-      expect: Marker;
+      /**
+       * The success marker: MET needs exit 0 AND it. Absent only for a spec's
+       * Verification command, which the requirement-spec workflow (seed 004)
+       * judges by its exit status alone.
+       */
+      expect?: Marker;
       /** Repo-relative directory, default the repo root. */
       cwd?: string;
       /** The EVIDENCE line as written: information only, never trusted for a verdict. */
@@ -118,7 +126,11 @@ export interface Criterion {
 
 /** A criterion's outcome as the contract records it (`checks` is then empty). */
 export interface SettledCriterion {
-  status: "met" | "unmet" | "manual";
+  /**
+   * `awaiting-proof`: a requirement mapped to a test that no proof has run yet
+   * (requirement specs): shown, never green, not blocking.
+   */
+  status: "met" | "unmet" | "manual" | "awaiting-proof";
   blocking: boolean;
   reason: string;
   /** Not yet decided (a `TODO` quality-review item): `status` shows it as pending. */
@@ -193,7 +205,111 @@ export interface JsonKindHeader {
   citations?: { id: string; location: Location }[];
 }
 
-export type ContractHeader = PlanHeader | OracleHeader | JsonKindHeader | GatesLedgerHeader;
+/** The requirement specs (`formats/spec`): both layouts and a `tasks.md` read alone. */
+export interface SpecHeader {
+  kind: "spec" | "speckit-spec" | "speckit-tasks";
+  /** The name after `# Specification:` / `# Feature Specification:`. */
+  title?: string;
+  /** The requirement model every rule reads; absent for a `tasks.md` read alone. */
+  model?: RequirementModel;
+  /** `tasks.md` (beside the spec, or the contract itself). */
+  tasks?: TaskList;
+}
+
+/** A line of a spec the rules name: its text as written and where it is. */
+export interface SpecLine {
+  text: string;
+  location: Location;
+}
+
+/** `FR-001 [ADDED]: statement` (spec) or `**FR-001**: System MUST …` (spec-kit). */
+export interface Requirement {
+  /** `FR-001`, `FR-002a`. */
+  id: string;
+  /** The statement, continuation lines joined by a space. */
+  text: string;
+  tag?: "ADDED" | "MODIFIED" | "REMOVED";
+  location: Location;
+}
+
+/** An id written where it must name something that exists (a scenario's `(FR-001)`). */
+export interface SpecReference {
+  id: string;
+  location: Location;
+}
+
+/** `Scenario: <name> (FR-001)` or `- [ ] AC-1 (FR-001): …`: what proves which requirements. */
+export interface SpecItem {
+  /** `AC-1` for acceptance criteria; the scenario's name for scenarios. */
+  id: string;
+  text: string;
+  refs: SpecReference[];
+  location: Location;
+  ticked?: boolean;
+}
+
+/** A `## Verification` line: a command that proves acceptance criteria, or a manual entry. */
+export type VerificationLine =
+  | { kind: "command"; command: string; proves: SpecReference[]; location: Location }
+  | { kind: "manual"; requirement: SpecReference; why: string; location: Location };
+
+/** A `## Requirement Map` line: `FR-001 → FILE > NAME` or `FR-002 → manual: <how>`. */
+export interface MapEntry {
+  requirement: SpecReference;
+  target: { kind: "test"; file: string; name: string } | { kind: "manual"; text: string };
+  location: Location;
+}
+
+/**
+ * The one requirement model both spec layouts parse into, so every later rule
+ * (coverage, the map, the base comparison, the proof) is written once.
+ */
+export interface RequirementModel {
+  layout: "spec" | "speckit-spec";
+  requirements: Requirement[];
+  scenarios: SpecItem[];
+  acceptance: SpecItem[];
+  guardrails: SpecLine[];
+  verification: VerificationLine[];
+  /** The `## Requirement Map` section, when there is one. */
+  map?: { location: Location; entries: MapEntry[] };
+  /** The status line as read (spec layout), when it is one of the two exact forms. */
+  status?: { value: "READY" | "NEEDS CLARIFICATION"; location: Location };
+  /** Open questions: `## Open Questions` bullets (spec) and open `[NEEDS CLARIFICATION: …]` markers. */
+  openQuestions: SpecLine[];
+  /** spec-kit: `### User Story N - Title (Priority: Pn)`, by N. */
+  stories: { n: number; title: string; location: Location }[];
+  /** spec-kit: `**SC-001**` success criteria. */
+  successCriteria: { id: string; text: string; location: Location }[];
+}
+
+/** `- [X] T012 [P] [US1] description` in `tasks.md`. */
+export interface Task {
+  id: string;
+  done: boolean;
+  parallel: boolean;
+  /** `US1` → 1. */
+  story?: number;
+  /** The description, wrapped lines joined. */
+  text: string;
+  /** Repository paths the description names (code spans and bare tokens). */
+  paths: SpecReference[];
+  /** The description says the task deletes, moves or renames: its paths may be gone. */
+  removes: boolean;
+  location: Location;
+}
+
+export interface TaskList {
+  path: string;
+  tasks: Task[];
+}
+
+export type ContractHeader =
+  | PlanHeader
+  | OracleHeader
+  | JsonKindHeader
+  | GatesLedgerHeader
+  | SpecHeader;
 
 /**
  * Plan contracts only: how `source_plan_hash` compares with `phase-N-plan.md`.

@@ -124,8 +124,8 @@ export const PROBLEM_CODES = {
   },
   "no-verification": {
     severity: "error",
-    kinds: "plan-contract",
-    doc: "Rule 6: a task has an empty `verification` list.",
+    kinds: "plan-contract, spec",
+    doc: "Rule 6: a task has an empty `verification` list; a spec has no Verification command.",
   },
   "file-list-overlap": {
     severity: "error",
@@ -183,7 +183,7 @@ export const PROBLEM_CODES = {
   },
   "unclosed-fence": {
     severity: "error",
-    kinds: "oracle-contract, gates-ledger",
+    kinds: "oracle-contract, gates-ledger, spec, speckit-*",
     doc: "A fenced code block is never closed, so the rest of the file would be hidden.",
   },
   "partial-oracle": {
@@ -243,7 +243,7 @@ export const PROBLEM_CODES = {
   },
   "hidden-structure": {
     severity: "error",
-    kinds: "oracle-contract, gates-ledger",
+    kinds: "oracle-contract, gates-ledger, spec, speckit-*",
     doc: "A heading, `status:` line, criterion, oracle keyword or fence inside an HTML comment or `[//]: # (...)` definition, which GitHub does not show; or a comment hiding part of a `CHECK:`/`EXPECT:`/`CWD:` value.",
   },
   "empty-heading": {
@@ -263,7 +263,7 @@ export const PROBLEM_CODES = {
   },
   "keyword-near-miss": {
     severity: "error",
-    kinds: "oracle-contract, gates-ledger",
+    kinds: "oracle-contract, gates-ledger, spec, speckit-*",
     doc: "A line that reads as a keyword, criterion or heading but is not written exactly (lower case, zero-width or bidi characters, look-alike letters).",
   },
   "misplaced-abandon": {
@@ -302,7 +302,7 @@ export const PROBLEM_CODES = {
   },
   "duplicate-id": {
     severity: "error",
-    kinds: "planner-*, workphase-research",
+    kinds: "planner-*, workphase-research, spec, speckit-*",
     doc: "Two entries share an id that something references: decisions, milestones, code intents, diagrams, a diagram's nodes, waves, quality-review items, research findings.",
   },
   "duplicate-change-id": {
@@ -317,7 +317,7 @@ export const PROBLEM_CODES = {
   },
   "unresolved-reference": {
     severity: "error",
-    kinds: "planner-plan",
+    kinds: "planner-plan, spec, speckit-*",
     doc: "A cross-reference resolves to nothing: `intent_ref` to an intent of the same milestone, `decision_refs`/`decision_ref` to a decision, an edge to a node of the same diagram, `milestone:M-XXX` and `waves[].milestones` to a milestone.",
   },
   "milestone-wave": {
@@ -366,6 +366,68 @@ export const PROBLEM_CODES = {
     severity: "error",
     kinds: "workphase-plan",
     doc: "`research:<id>` in the plan names no finding of the `research.json` beside it (or there is none): a plan cannot rest on a finding nobody recorded.",
+  },
+
+  // spec, speckit-spec, speckit-tasks (seed 004 and GitHub's spec-kit)
+  "spec-status": {
+    severity: "error",
+    kinds: "spec",
+    doc: "No `SPEC STATUS: READY` / `SPEC STATUS: NEEDS CLARIFICATION` line, two of them, one written otherwise (`Ready`, bold), one that is not the last non-empty line, or READY while a question is still open.",
+  },
+  "spec-syntax": {
+    severity: "error",
+    kinds: "spec, speckit-spec",
+    doc: "A requirement, scenario, acceptance criterion, Verification or Requirement Map line that does not follow its grammar (the message says which form is expected).",
+  },
+  "uncovered-requirement": {
+    severity: "error",
+    kinds: "spec",
+    doc: "A requirement (not `[REMOVED]`) that no `Scenario:` line and no acceptance criterion names.",
+  },
+  "no-requirement-map": {
+    severity: "warning",
+    kinds: "spec, speckit-spec",
+    doc: "The spec has requirements but no `## Requirement Map`: nothing says which test proves each.",
+  },
+  "unmapped-requirement": {
+    severity: "error",
+    kinds: "spec, speckit-spec",
+    doc: "The `## Requirement Map` exists but has no line for a requirement (not `[REMOVED]`).",
+  },
+  "manual-not-allowed": {
+    severity: "error",
+    kinds: "spec, speckit-spec",
+    doc: "A map line says `manual:` for a requirement the spec's `## Verification` does not name in a `- manual: FR-… — <why>` line.",
+  },
+  "missing-test-file": {
+    severity: "error",
+    kinds: "spec, speckit-spec",
+    doc: "A map line names a test file that does not exist at the commit gated.",
+  },
+  "missing-section": {
+    severity: "warning",
+    kinds: "speckit-spec",
+    doc: "A section spec-kit's template marks mandatory is missing (by the template generation the file follows: the first template has no Success Criteria).",
+  },
+  "task-syntax": {
+    severity: "error",
+    kinds: "speckit-spec, speckit-tasks",
+    doc: "A checkbox line under a `## Phase` heading starts with a task id but does not follow `- [ ] T001 [P] [US1] <description>`.",
+  },
+  "phantom-completion": {
+    severity: "error",
+    kinds: "speckit-spec, speckit-tasks",
+    doc: "A task marked done names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865).",
+  },
+  "plan-clarification": {
+    severity: "warning",
+    kinds: "speckit-spec",
+    doc: "`plan.md`'s Technical Context still says NEEDS CLARIFICATION.",
+  },
+  "unchecked-checklist": {
+    severity: "warning",
+    kinds: "speckit-spec",
+    doc: "An unchecked item in a `checklists/*.md` beside the spec.",
   },
 } as const satisfies Record<string, { severity: Severity; kinds: string; doc: string }>;
 

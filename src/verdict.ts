@@ -9,7 +9,9 @@ export type CriterionStatus =
   | "error"
   | "abandoned"
   | "manual"
-  | "not-run";
+  | "not-run"
+  /** A requirement mapped to a test no proof has run yet: shown, never green, not blocking. */
+  | "awaiting-proof";
 
 export const CRITERION_STATUSES: readonly CriterionStatus[] = [
   "unmet",
@@ -17,6 +19,7 @@ export const CRITERION_STATUSES: readonly CriterionStatus[] = [
   "error",
   "abandoned",
   "not-run",
+  "awaiting-proof",
   "manual",
   "met",
 ];
@@ -173,12 +176,15 @@ export function criterionBase(
  * Contract verdict from its criteria: `fail` when a criterion blocks for a
  * reason other than abandonment (that needs a dev loop), else `abandoned` when
  * any criterion is abandoned (that needs a human), else `neutral` when a
- * command was not run (skipped is never green), else `pass`.
+ * command was not run (skipped is never green) or a requirement awaits its
+ * proof, else `pass`.
  */
 export function contractVerdict(criteria: readonly CriterionOutcome[]): ContractVerdict {
   if (criteria.some((c) => c.blocking && c.status !== "abandoned")) return "fail";
   if (criteria.some((c) => c.status === "abandoned")) return "abandoned";
-  if (criteria.some((c) => c.status === "not-run")) return "neutral";
+  // A requirement awaiting its proof is not met: the contract is never green for it.
+  if (criteria.some((c) => c.status === "not-run" || c.status === "awaiting-proof"))
+    return "neutral";
   return "pass";
 }
 

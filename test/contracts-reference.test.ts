@@ -53,7 +53,14 @@ describe("docs/contracts.md", () => {
   });
 
   it("has a section for every contract kind, and lists every default glob", () => {
-    const kinds = ["oracle-contract", "gates-ledger", ...Object.keys(DISTINCT_KEYS)];
+    const kinds = [
+      "oracle-contract",
+      "gates-ledger",
+      ...Object.keys(DISTINCT_KEYS),
+      "spec",
+      "speckit-spec",
+      "speckit-tasks",
+    ];
     expect([...REFERENCE_KINDS].sort()).toEqual(kinds.sort());
     for (const kind of kinds) expect(generated).toContain(`\n## \`${kind}\`\n`);
     for (const glob of DEFAULT_CONTRACT_GLOBS)

@@ -365,6 +365,8 @@ function assertWellFormed(parsed: Contract, lineCount: number): void {
         expect(check.command.trim()).not.toBe("");
         expect(check.evidence).toBeDefined();
         const m = check.expect;
+        // An oracle contract's check always has its marker (only a spec's Verification command has none).
+        if (m === undefined) throw new Error("an oracle without a marker");
         expect(m.kind === "literal" ? m.text.trim() : m.source).not.toBe("");
       }
     }

@@ -33,7 +33,9 @@ function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean }
     }
     case "gates-ledger":
     case "planner-plan":
-    case "workphase-research": {
+    case "workphase-research":
+    case "spec":
+    case "speckit-tasks": {
       const contract = parseContract(target, SHAPE_PATHS[target], bytes);
       return { invalid: contract.problems.some((p) => p.severity === "error") };
     }
@@ -55,7 +57,9 @@ describe("1 MiB adversarial inputs: every parser ends, with problems, without th
     const { invalid } = parse(shape.target, bytes);
     // Which markdown shapes are valid is the markdown tests' business
     // (test/oracle-contract.property.test.ts); here only "ends, no throw".
-    const markdown = shape.target === "oracle-contract" || shape.target === "gates-ledger";
+    const markdown = ["oracle-contract", "gates-ledger", "spec", "speckit-tasks"].includes(
+      shape.target,
+    );
     if (!markdown || shape.valid !== undefined) expect(invalid).toBe(!shape.valid);
   });
 

@@ -38,7 +38,8 @@ export function selectChanged(
     companionsOf(c).some((p, i) => present.has(p) || (i > 0 && gone.has(p))),
   );
   const removed = [...gone].filter((p) => isContract(p) && !present.has(p)).sort();
-  const found = new Set(discovered);
+  // A tasks.md read with the spec beside it is a file at head, not a contract of its own.
+  const found = new Set([...discovered, ...discovered.flatMap((c) => companionsOf(c))]);
   const notFiles = [...present].filter((p) => isContract(p) && !found.has(p)).sort();
   return { selected, removed, notFiles };
 }

@@ -17,12 +17,12 @@ type OracleCheck = Extract<Check, { type: "oracle" }>;
 export const runOracle: Executor<OracleCheck> = async (check, ctx) => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  if (check.expect.kind === "literal" && check.expect.text === "") {
+  if (check.expect?.kind === "literal" && check.expect.text === "") {
     return executionError("empty marker: an empty EXPECT proves nothing", elapsed());
   }
   const cwd = await confinedCwd(ctx.root, check.cwd);
   if (!cwd.ok) return executionError(cwd.reason, elapsed());
-  const literal = check.expect.kind === "literal" ? check.expect.text : undefined;
+  const literal = check.expect?.kind === "literal" ? check.expect.text : undefined;
   const run = await ctx.processSlot(() =>
     (ctx.runProcess ?? runProcess)({
       file: "bash",
@@ -32,7 +32,7 @@ export const runOracle: Executor<OracleCheck> = async (check, ctx) => {
       timeoutMs: ctx.oracleTimeoutMs,
       signal: ctx.signal,
       // A literal is found while streaming, uncapped; a regex needs the text.
-      combined: literal === undefined,
+      combined: check.expect?.kind === "regex",
       ...(literal !== undefined && { literalMarker: literal }),
     }),
   );
@@ -70,10 +70,12 @@ async function judge(
   }
   // A nonzero exit (or a death by signal) is NOT-MET whatever the marker says.
   if (exitCode !== 0) {
+    if (check.expect === undefined) return unmet(status);
     const said = marker.ok ? (marker.found ? "present" : "absent") : "not evaluated";
     return unmet(`${status}, marker ${said}`);
   }
   if (!marker.ok) return partial(marker.error);
+  if (check.expect === undefined) return pass("exit 0");
   return marker.found ? pass("exit 0, marker found") : unmet("exit 0, marker absent");
 }
 
@@ -85,6 +87,8 @@ async function markerState(
   ctx: ExecutionContext,
 ): Promise<MarkerState> {
   const expect = check.expect;
+  // A spec's Verification command: exit 0 alone decides (seed 004).
+  if (expect === undefined) return { ok: true, found: true };
   if (expect.kind === "literal") return { ok: true, found: run.markerFound };
   // A regex over truncated output could miss a match, or fake one with `$`.
   if (run.combinedExceeded) {

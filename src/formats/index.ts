@@ -4,6 +4,7 @@ import { unnamedJsonMismatch } from "./json-kind-read.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
 import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
+import { parseSpec, parseSpeckitTasks } from "./spec/index.js";
 import { parseWorkphasePlan, parseWorkphaseResearch } from "./workphase/index.js";
 
 export { DEFAULT_CONTRACT_GLOBS, kindOf } from "./kinds.js";
@@ -17,6 +18,10 @@ const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) =
   "workphase-research": parseWorkphaseResearch,
   "workphase-plan": parseWorkphasePlan,
   "gates-ledger": parseGatesLedger,
+  // One parser for both layouts: the first heading decides which.
+  spec: parseSpec,
+  "speckit-spec": parseSpec,
+  "speckit-tasks": parseSpeckitTasks,
 };
 
 /** Parse contract bytes of a known kind. Pure; never throws. */

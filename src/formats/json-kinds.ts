@@ -42,7 +42,10 @@ export const WORKPHASE_GLOBS: readonly string[] = [
   ".workphase/*/plan.json",
 ];
 
-type JsonKind = Exclude<ContractKind, "oracle-contract" | "gates-ledger">;
+type JsonKind = Exclude<
+  ContractKind,
+  "oracle-contract" | "gates-ledger" | "spec" | "speckit-spec" | "speckit-tasks"
+>;
 
 /**
  * The kind a `.json` path names: `.workphase/<name>/{research,plan}.json`,

@@ -13,6 +13,8 @@ export const LEDGER_GLOBS: readonly string[] = [
   ".unlazy/*/GATES.md",
   ".unlazy/*/gates/**/*.md",
 ];
+/** Requirement specs (seed 004, spec-kit): `specs/<NNN>-<slug>/spec.md` and the `tasks.md` beside it. */
+export const SPEC_GLOBS: readonly string[] = ["specs/*/spec.md", "specs/*/tasks.md"];
 
 /** Default discovery globs, relative to the repository root (docs/contracts.md and the README's "Your first contract"). */
 export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
@@ -21,6 +23,7 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ...PLANNER_GLOBS,
   ...WORKPHASE_GLOBS,
   ...LEDGER_GLOBS,
+  ...SPEC_GLOBS,
 ];
 
 /**
@@ -30,7 +33,9 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
  */
 export function kindOf(path: string): ContractKind | undefined {
   if (path.endsWith(".json")) return jsonKindOf(path);
-  if (path.endsWith(".md")) return isLedgerPath(path) ? "gates-ledger" : "oracle-contract";
+  if (path.endsWith(".md")) {
+    return specKindOf(path) ?? (isLedgerPath(path) ? "gates-ledger" : "oracle-contract");
+  }
   return undefined;
 }
 
@@ -46,4 +51,18 @@ function isLedgerPath(path: string): boolean {
   if (parts[parts.length - 1] === "GATES.md") return true;
   if (parts[0] === "gates" && parts.length >= 2) return true;
   return parts.length >= 4 && parts[0] === ".unlazy" && parts[2] === "gates";
+}
+
+/**
+ * `spec.md` and `tasks.md` are requirement specs wherever the globs find them
+ * (the `specs/` root is configurable), except among the markdown contracts'
+ * own ledger. The spec parser tells the two layouts apart by the first heading.
+ */
+function specKindOf(path: string): ContractKind | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (name !== "spec.md" && name !== "tasks.md") return undefined;
+  if (path.startsWith(".claude/tasks/contracts/") || path.includes("/.claude/tasks/contracts/")) {
+    return undefined;
+  }
+  return name === "spec.md" ? "spec" : "speckit-tasks";
 }

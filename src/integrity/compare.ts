@@ -4,6 +4,7 @@ import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
+import { SPEC_KINDS, specFindings } from "./spec-diff.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 import { type HeadCitations, legacyResearch, researchRemoved } from "./workphase-diff.js";
@@ -37,6 +38,10 @@ export function compareContracts(
     if (base === undefined) continue; // a new contract: nothing at base to protect
     if (base.contract.kind === "gates-ledger") {
       out.push(...gatesLedgerFindings(base, head));
+      continue;
+    }
+    if (SPEC_KINDS.has(base.contract.kind)) {
+      out.push(...specFindings(base, head));
       continue;
     }
     if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {

@@ -7,7 +7,7 @@ export const FINDING_CODES = {
   // Markdown and JSON phase contracts (the planner and workphase kinds have their own rules below)
   "contract-removed": {
     blocking: true,
-    kinds: "oracle-contract, plan-contract, gates-ledger",
+    kinds: "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec, speckit-tasks",
     doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
@@ -19,6 +19,58 @@ export const FINDING_CODES = {
     blocking: true,
     kinds: "oracle-contract",
     doc: "A contract that a contract at head supersedes was edited: a superseded file may stay or go, never change.",
+  },
+
+  // Requirement specs (seed 004, spec-kit)
+  "requirement-removed": {
+    blocking: true,
+    kinds: "spec, speckit-spec",
+    doc: "A requirement present at base is gone at head (descope it with `[REMOVED]` in a reviewed change instead).",
+  },
+  "requirement-renumbered": {
+    blocking: true,
+    kinds: "spec, speckit-spec",
+    doc: "A requirement present at base carries another id at head (same statement, new id).",
+  },
+  "requirement-changed": {
+    blocking: true,
+    kinds: "spec, speckit-spec",
+    doc: "A requirement's statement changed.",
+  },
+  "requirement-descoped": {
+    blocking: true,
+    kinds: "spec",
+    doc: "A requirement's tag changed to `[REMOVED]`: it no longer needs a test.",
+  },
+  "map-changed": {
+    blocking: true,
+    kinds: "spec, speckit-spec",
+    doc: "A `## Requirement Map` line was removed or points at another test (or at `manual:`).",
+  },
+  "guardrail-changed": {
+    blocking: true,
+    kinds: "spec",
+    doc: "A `## Guardrails` bullet was removed or changed (adding one never blocks).",
+  },
+  "verification-changed": {
+    blocking: true,
+    kinds: "spec, speckit-spec",
+    doc: "A `## Verification` command or manual entry was removed or changed.",
+  },
+  "spec-status-changed": {
+    blocking: true,
+    kinds: "spec",
+    doc: "`SPEC STATUS: READY` at base is anything else at head.",
+  },
+  "spec-wording-changed": {
+    blocking: false,
+    kinds: "spec, speckit-spec",
+    doc: "Text outside the requirements, map, guardrails, Verification and status changed (the first changed line is shown).",
+  },
+  "task-unchecked": {
+    blocking: false,
+    kinds: "speckit-tasks",
+    doc: "A task done at base is unchecked at head.",
   },
 
   // Markdown (oracle) contracts

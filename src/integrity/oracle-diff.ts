@@ -198,6 +198,7 @@ function oracleOf(c: Criterion): Oracle | undefined {
 }
 
 function markerText(o: Oracle): string {
+  if (o.expect === undefined) return "(exit 0)";
   return o.expect.kind === "literal" ? o.expect.text : `/${o.expect.source}/${o.expect.flags}`;
 }
 

@@ -35,7 +35,8 @@ export function annotationsFor(contracts: readonly ContractOutcome[], prefix = "
     for (const k of c.criteria) {
       // A fork's command not run (neutral contract) is a notice, as a manual criterion is.
       const skipped = k.status === "not-run" && c.verdict === "neutral";
-      if (!k.blocking && k.status !== "manual" && !skipped) continue;
+      const shown = k.status === "manual" || k.status === "awaiting-proof";
+      if (!k.blocking && !shown && !skipped) continue;
       // Not-run criteria of an invalid or drifted contract are covered by its problems
       // (a drifted contract has its plan-drift error): one annotation, not one per criterion.
       if (

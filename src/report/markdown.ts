@@ -15,6 +15,7 @@ export const STATUS_EMOJI: Record<CriterionStatus, string> = {
   abandoned: "🚫",
   manual: "📝",
   "not-run": "⛔",
+  "awaiting-proof": "⏳",
 };
 
 export interface MarkdownOptions {

@@ -12,7 +12,8 @@ export type RecordedState =
   | "recorded-not-met"
   | "pending"
   | "abandoned"
-  | "manual";
+  | "manual"
+  | "awaiting-proof";
 
 /**
  * Plan contracts record outcomes in `phase-N-verification.json`, not in the
@@ -26,6 +27,7 @@ export function recordedState(c: Criterion, recorded?: RecordedResults): Recorde
   if (c.settled) {
     const { status, pending } = c.settled;
     if (pending) return "pending";
+    if (status === "awaiting-proof") return "awaiting-proof";
     return status === "met" ? "recorded-met" : status === "unmet" ? "recorded-not-met" : "manual";
   }
   const result = recorded?.get(c.id);
@@ -46,6 +48,7 @@ const LABEL: Record<RecordedState, string> = {
   pending: "pending",
   abandoned: "abandoned",
   manual: "manual",
+  "awaiting-proof": "awaiting proof",
 };
 
 function validity(c: Contract): string {

@@ -12,11 +12,13 @@ const SYMBOL: Record<CriterionStatus, string> = {
   abandoned: "⊘",
   manual: "✎",
   "not-run": "-",
+  "awaiting-proof": "…",
 };
 
 function paintStatus(status: CriterionStatus, s: string, paint: Paint): string {
   if (status === "met") return paint.green(s);
-  if (status === "manual" || status === "not-run") return paint.dim(s);
+  if (status === "manual" || status === "not-run" || status === "awaiting-proof")
+    return paint.dim(s);
   if (status === "abandoned") return paint.yellow(s);
   return paint.red(s);
 }

@@ -1,7 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { jsonKindOf } from "../formats/json-kinds.js";
+import { kindOf } from "../formats/kinds.js";
 import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { specCompanions } from "../formats/spec/link.js";
 import { researchPathOf } from "../formats/workphase/index.js";
 
 const exec = promisify(execFile);
@@ -37,9 +39,12 @@ export class GitError extends Error {}
 
 /**
  * The files whose change puts a contract in scope: itself, its plan, its
- * evidence; for a workphase plan, the research its citations resolve against.
+ * evidence; for a workphase plan, the research its citations resolve against;
+ * for a requirement spec, the tasks.md and plan.md beside it.
  */
 export function companionsOf(contractPath: string): string[] {
+  const kind = kindOf(contractPath);
+  if (kind === "spec") return specCompanions(contractPath);
   if (jsonKindOf(contractPath) === "workphase-plan") {
     return [contractPath, researchPathOf(contractPath)];
   }

@@ -120,6 +120,9 @@ async function runContract(
   }
 
   const results = new Map<Criterion, CheckOutcome[]>();
+  // A spec's Verification command decides its own criterion and each
+  // acceptance criterion it proves: one check object, run once.
+  const ran = new Map<Check, Promise<CheckResult>>();
   const runCriterion = async (criterion: Criterion) => {
     const outcomes: CheckOutcome[] = [];
     const label = `${contract.path}#${criterion.id}`;
@@ -130,7 +133,12 @@ async function runContract(
       processSlot: (fn) => ctx.processSlot(() => progress.running(label, fn)),
     };
     for (const [index, check] of criterion.checks.entries()) {
-      const result = await runCheck(check, criterion, index, checkCtx, opts, citations);
+      let pending = ran.get(check);
+      if (pending === undefined) {
+        pending = runCheck(check, criterion, index, checkCtx, opts, citations);
+        ran.set(check, pending);
+      }
+      const result = await pending;
       progress.finish();
       outcomes.push({ type: check.type, ...result });
     }

@@ -1,0 +1,256 @@
+/**
+ * The line grammar of requirement specs: the seed's layout (004: `FR-001`
+ * requirements, `Scenario:` lines, `AC-n` criteria, Verification commands,
+ * the `FR-001 → <test>` map) and spec-kit's (`**FR-001**:`, `**SC-001**:`,
+ * `### User Story N - Title (Priority: Pn)`). Every pattern is anchored and
+ * has no nested quantifier, so a 1 MiB line is read in linear time.
+ */
+
+/** `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered ones). */
+export const FR_ID = /^FR-\d{3,}[a-z]?$/;
+const ID_HEAD =
+  /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
+const BULLET = /^[-*+][ \t]+/;
+/** A bullet whose text starts like a requirement id, bold or not. */
+const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
+
+export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
+export type Tag = (typeof TAGS)[number];
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; why: string } | undefined;
+
+/** A bullet after its marker, or undefined when the line is no bullet. */
+export function bulletText(line: string): string | undefined {
+  const m = BULLET.exec(line);
+  return m ? line.slice(m[0].length) : undefined;
+}
+
+/** `- FR-001 [ADDED]: statement` / `- **FR-001**: statement`; undefined when the line is no requirement. */
+export function requirementLine(
+  line: string,
+): Parsed<{ id: string; tag?: Tag; text: string; column: number }> {
+  if (!LOOKS_LIKE_REQUIREMENT.test(line)) return undefined;
+  const body = bulletText(line)!;
+  const m = ID_HEAD.exec(body);
+  if (!m) {
+    return {
+      ok: false,
+      why: "a requirement is written `- FR-001: <statement>` (an optional [ADDED|MODIFIED|REMOVED] tag before the colon; spec-kit bolds the id: `- **FR-001**: …`)",
+    };
+  }
+  const tag = m[2];
+  if (tag !== undefined && !(TAGS as readonly string[]).includes(tag)) {
+    return { ok: false, why: `the tag [${tag}] is not one of [ADDED], [MODIFIED], [REMOVED]` };
+  }
+  if (m[3]!.trim() === "") return { ok: false, why: `${m[1]} has no statement after the colon` };
+  return {
+    ok: true,
+    value: {
+      id: m[1]!,
+      ...(tag !== undefined && { tag: tag as Tag }),
+      text: m[3]!.trim(),
+      column: line.length - body.length + 1,
+    },
+  };
+}
+
+/** A comma- or space-separated id list (`FR-001, FR-002`), each checked by `valid`. */
+export function idList(
+  text: string,
+  valid: RegExp,
+): { ids: { id: string; offset: number }[]; bad?: string } {
+  const ids: { id: string; offset: number }[] = [];
+  const re = /[^,\s]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0] === "and") continue;
+    if (!valid.test(m[0])) return { ids, bad: m[0] };
+    ids.push({ id: m[0], offset: m.index });
+  }
+  return { ids };
+}
+
+/** `Scenario: <name> (FR-001, FR-002)`, a bullet or a subheading or neither. */
+export function scenarioLine(line: string): Parsed<{ name: string; refs: string; refsAt: number }> {
+  const m =
+    /^(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/.exec(
+      line,
+    );
+  if (!m) return undefined;
+  const rest = line.slice(m[0].length).trimEnd();
+  const open = rest.lastIndexOf("(");
+  if (!rest.endsWith(")") || open <= 0) {
+    return {
+      ok: false,
+      why: "a scenario is written `Scenario: <name> (FR-001)`, naming the requirements it exercises in parentheses at the end",
+    };
+  }
+  const name = rest.slice(0, open).trim();
+  if (name === "") return { ok: false, why: "the scenario has no name before its (FR-…) list" };
+  return {
+    ok: true,
+    value: { name, refs: rest.slice(open + 1, -1), refsAt: m[0].length + open + 2 },
+  };
+}
+
+/** `- [ ] AC-1 (FR-001): text`. */
+export function acceptanceLine(
+  line: string,
+): Parsed<{ id: string; ticked: boolean; refs?: string; refsAt: number; text: string }> {
+  const head = /^[-*+][ \t]+\[([ xX])\][ \t]+/.exec(line);
+  if (!head) return undefined;
+  const body = line.slice(head[0].length);
+  const m = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s.exec(body);
+  if (!m) {
+    return {
+      ok: false,
+      why: "an acceptance criterion is written `- [ ] AC-1 (FR-001): <what is checked>`",
+    };
+  }
+  return {
+    ok: true,
+    value: {
+      id: m[1]!,
+      ticked: head[1] !== " ",
+      ...(m[2] !== undefined && { refs: m[2] }),
+      refsAt: head[0].length + m[1]!.length + body.slice(m[1]!.length).indexOf("(") + 2,
+      text: m[3]!.trim(),
+    },
+  };
+}
+
+const DASH = /^[ \t]+(?:—|–|--|-)[ \t]+/;
+
+/** `` - `<command>` — proves AC-1, AC-3 `` or `- manual: FR-002 — <why>`. */
+export function verificationLine(
+  line: string,
+):
+  | { ok: true; value: { kind: "command"; command: string; proves?: string; provesAt: number } }
+  | { ok: true; value: { kind: "manual"; id: string; why: string } }
+  | { ok: false; why: string }
+  | undefined {
+  const body = bulletText(line);
+  if (body === undefined) return undefined;
+  const column = line.length - body.length;
+  if (/^manual\b/i.test(body)) {
+    const m = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s.exec(body);
+    if (!m || (m[2] ?? "").trim() === "") {
+      return {
+        ok: false,
+        why: "a manual entry is written `- manual: FR-002 — <why no command can prove it>`",
+      };
+    }
+    return { ok: true, value: { kind: "manual", id: m[1]!, why: m[2]!.trim() } };
+  }
+  const run = /^`+/.exec(body)?.[0];
+  if (run === undefined) {
+    return {
+      ok: false,
+      why: "a Verification line is a command in a code span (`` - `npm test` — proves AC-1 ``) or `- manual: FR-002 — <why>`; prose belongs outside the list",
+    };
+  }
+  const close = closingRun(body, run, run.length);
+  if (close === -1) return { ok: false, why: "the command's code span is never closed" };
+  const raw = body.slice(run.length, close);
+  // CommonMark strips one space on each side of a code span that has both.
+  const command =
+    raw.length > 2 && raw.startsWith(" ") && raw.endsWith(" ") ? raw.slice(1, -1) : raw;
+  if (command.trim() === "") return { ok: false, why: "the command is empty" };
+  const rest = body.slice(close + run.length);
+  if (rest.trim() === "") {
+    return { ok: true, value: { kind: "command", command, provesAt: 0 } };
+  }
+  const dash = DASH.exec(rest);
+  const proves = dash && /^proves[ \t]+/.exec(rest.slice(dash[0].length));
+  if (!dash || !proves) {
+    return {
+      ok: false,
+      why: "after the command comes ` — proves AC-1, AC-3` or nothing",
+    };
+  }
+  const at = close + run.length + dash[0].length + proves[0].length;
+  return {
+    ok: true,
+    value: { kind: "command", command, proves: body.slice(at), provesAt: column + at + 1 },
+  };
+}
+
+/** Index of the backtick run equal to `run` (exactly as long) at or after `from`, or -1. */
+function closingRun(text: string, run: string, from: number): number {
+  for (let p = text.indexOf(run, from); p !== -1; p = text.indexOf(run, p + 1)) {
+    let end = p + run.length;
+    if (text[end] !== "`") {
+      if (text[p - 1] !== "`") return p;
+      continue;
+    }
+    while (text[end] === "`") end++;
+    p = end - 1;
+  }
+  return -1;
+}
+
+/** `- FR-001 → tests/trim.test.ts > trims` / `->` / `::` / `→ manual: <how>`. */
+export function mapLine(line: string):
+  | {
+      ok: true;
+      value: {
+        id: string;
+        target: { kind: "test"; file: string; name: string } | { kind: "manual"; text: string };
+      };
+    }
+  | { ok: false; why: string }
+  | undefined {
+  const body = bulletText(line);
+  if (body === undefined) return undefined;
+  const m = /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/s.exec(body);
+  if (!m) {
+    return {
+      ok: false,
+      why: "a map line is written `- FR-001 → <file> > <test name>` or `- FR-002 → manual: <how a person checks it>`",
+    };
+  }
+  const target = m[2]!.trim();
+  const manual = /^manual:[ \t]*(.*)$/s.exec(target);
+  if (manual) {
+    if (manual[1]!.trim() === "")
+      return { ok: false, why: "the manual entry does not say how a person checks it" };
+    return { ok: true, value: { id: m[1]!, target: { kind: "manual", text: manual[1]!.trim() } } };
+  }
+  const split = target.indexOf(" > ") !== -1 ? target.indexOf(" > ") : target.indexOf("::");
+  if (split === -1) {
+    return {
+      ok: false,
+      why: "the test is written `<file> > <full test name>` or `<file>::<full test name>`",
+    };
+  }
+  const sep = target.startsWith(" > ", split) ? 3 : 2;
+  const file = unwrap(target.slice(0, split).trim());
+  const name = target.slice(split + sep).trim();
+  if (file === "" || name === "")
+    return { ok: false, why: "the test reference needs both a file and a test name" };
+  return { ok: true, value: { id: m[1]!, target: { kind: "test", file, name } } };
+}
+
+function unwrap(s: string): string {
+  return s.length >= 2 && s.startsWith("`") && s.endsWith("`") ? s.slice(1, -1).trim() : s;
+}
+
+/** `SPEC STATUS: READY` / `SPEC STATUS: NEEDS CLARIFICATION`, exactly. */
+export const STATUS_LINE = /^SPEC STATUS: (READY|NEEDS CLARIFICATION)$/;
+/** Any line a reader takes for a status line (case, spacing, emphasis, quotes forgiven). */
+export const READS_AS_STATUS = /^[ \t>*_`#-]*SPEC[ \t]*STATUS\b/i;
+
+/** spec-kit: `### User Story 2 - Title (Priority: P2)` (any dash, priority optional). */
+export function storyHeading(text: string): { n: number; title: string } | undefined {
+  const m = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i.exec(text);
+  return m ? { n: Number(m[1]), title: m[2]!.trim() } : undefined;
+}
+
+/** spec-kit: `- **SC-001**: <measurable outcome>`. */
+export function successLine(line: string): { id: string; text: string } | undefined {
+  const body = bulletText(line);
+  const m =
+    body === undefined
+      ? null
+      : /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s.exec(body);
+  return m ? { id: m[1]!, text: m[2]!.trim() } : undefined;
+}

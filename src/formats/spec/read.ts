@@ -1,0 +1,139 @@
+import type { Location, Problem } from "../../model.js";
+import type { ProblemCode } from "../../problem-codes.js";
+import { problem } from "../../problems.js";
+import { type Doc, h2Sections, locate } from "../oracle-contract/lines.js";
+import { asRead, difference } from "../oracle-contract/normalize.js";
+import { CappedProblems } from "../oracle-contract/problem-sink.js";
+import { type HiddenPart, renderLines } from "../oracle-contract/rendered.js";
+import { decodeContract, isProblem } from "../text.js";
+
+/**
+ * A requirement spec or task list read as GitHub renders it, with the oracle
+ * kind's reader (rendered.ts): fenced code is shown but is not grammar, HTML
+ * comments and link reference definitions are not shown at all, and grammar
+ * found in a hidden part is an error, so the gate never reads a different
+ * spec from the one reviewers read.
+ */
+export interface SpecDoc {
+  doc: Doc;
+  problems: CappedProblems;
+  /** 0-based index of the first non-blank shown line after any front matter. */
+  first: number;
+}
+
+/** Decode, render and check hidden parts; a file that cannot be decoded is one problem. */
+export function readSpecDoc(path: string, bytes: Uint8Array): SpecDoc | Problem {
+  const decoded = decodeContract(path, bytes);
+  if (isProblem(decoded)) return decoded;
+  const rendered = renderLines(decoded.lines);
+  const shown = {
+    path,
+    lines: decoded.lines,
+    hidden: rendered.hidden,
+    visible: rendered.visible,
+    partlyHidden: rendered.partlyHidden,
+  };
+  const doc: Doc = { ...shown, sections: h2Sections(shown) };
+  const problems = new CappedProblems();
+  const unclosed = rendered.unclosedFenceAt;
+  if (unclosed !== undefined) {
+    problems.push(
+      problem(
+        "unclosed-fence",
+        locate(doc, unclosed),
+        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
+        { hint: "close it with a line of the same fence characters, at least as many" },
+      ),
+    );
+  }
+  hiddenGrammar(doc, rendered.parts, problems);
+  return { doc, problems, first: firstShown(doc) };
+}
+
+/**
+ * What in a hidden piece of text would be spec grammar on the page: a
+ * requirement, task, scenario, acceptance or map line, a status line, an
+ * open-question marker, a heading.
+ */
+const HIDDEN_GRAMMAR: readonly [RegExp, string][] = [
+  [/^[ \t]*#{1,6}[ \t]/, "a heading"],
+  [/^[ \t]*(?:[-*+][ \t]+)?(?:\*\*)?FR-\d/i, "a requirement"],
+  [
+    /^[ \t]*(?:[-*+][ \t]+)?\[[ xX]\][ \t]+(?:\*\*|~~)?(?:T\d|AC-\d)/i,
+    "a task or acceptance criterion",
+  ],
+  [/^[ \t]*(?:[-*+][ \t]+)?(?:\*\*)?Scenario[ \t]*:/i, "a scenario"],
+  [/SPEC[ \t]+STATUS[ \t]*:/i, "a SPEC STATUS line"],
+  [/\[NEEDS[ \t]+CLARIFICATION/i, "a [NEEDS CLARIFICATION] marker"],
+];
+
+/** Headings are allowed in hidden parts of spec-kit files: their templates comment prose only. */
+function hiddenGrammar(doc: Doc, parts: readonly HiddenPart[], problems: CappedProblems): void {
+  for (const part of parts) {
+    const text = asRead(part.text);
+    const found = HIDDEN_GRAMMAR.find(([re]) => re.test(text));
+    if (!found) continue;
+    const at = locate(doc, part.index, part.column);
+    if (problems.full("hidden-structure", at)) continue;
+    problems.push(
+      part.by.kind === "raw-html"
+        ? problem(
+            "hidden-structure",
+            at,
+            `${found[1]} follows an HTML comment on the same line, which makes it raw HTML: GitHub shows it as plain text, not as spec structure`,
+            { hint: "put the comment on its own line, or remove it" },
+          )
+        : problem(
+            "hidden-structure",
+            at,
+            `${found[1]} is hidden inside ${part.by.kind === "definition" ? "a link reference definition" : "an HTML comment"} opened on line ${part.by.line + 1}: GitHub does not show it, so the gate does not read it`,
+            {
+              hint: "remove it, or take it out of the comment so reviewers see what the gate reads",
+            },
+          ),
+    );
+  }
+}
+
+/** Skip YAML front matter (`---` … `---` from line 1), then blank and hidden lines. */
+function firstShown(doc: Doc): number {
+  let i = 0;
+  if (doc.lines[0]?.trim() === "---") {
+    for (let k = 1; k < doc.lines.length; k++) {
+      if (doc.lines[k]!.trim() === "---") {
+        i = k + 1;
+        break;
+      }
+    }
+  }
+  while (i < doc.lines.length && (doc.hidden[i] || doc.visible[i]!.trim() === "")) i++;
+  return i;
+}
+
+/** Report a line written in look-alike or invisible characters that reads as grammar. */
+export function nearMiss(
+  sd: SpecDoc,
+  index: number,
+  what: string,
+  hint: string,
+  code: ProblemCode = "keyword-near-miss",
+): void {
+  const raw = sd.doc.lines[index]!;
+  const at: Location = locate(sd.doc, index, raw.length - raw.trimStart().length + 1);
+  if (sd.problems.full(code, at)) return;
+  sd.problems.push(
+    problem(
+      code,
+      at,
+      `this line reads as ${what} but ${difference(Array.from(raw.trimStart()).slice(0, 24).join(""))}, so the gate does not read it as one`,
+      { hint },
+    ),
+  );
+}
+
+/** Whether a line is ASCII (reads as itself). */
+export function isAscii(line: string): boolean {
+  return /^[\x20-\x7e\t]*$/.test(line);
+}
+
+export { asRead, locate };

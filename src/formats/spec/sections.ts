@@ -1,0 +1,334 @@
+import type {
+  MapEntry,
+  Requirement,
+  RequirementModel,
+  SpecItem,
+  SpecLine,
+  SpecReference,
+  VerificationLine,
+} from "../../model.js";
+import type { ProblemCode } from "../../problem-codes.js";
+import { problem } from "../../problems.js";
+import type { H2Section } from "../oracle-contract/lines.js";
+import { atxText, isBlank } from "../oracle-contract/lines.js";
+import { normalizeRepoPath, unsafePathReason } from "../paths.js";
+import {
+  acceptanceLine,
+  bulletText,
+  FR_ID,
+  idList,
+  mapLine,
+  type Parsed,
+  requirementLine,
+  scenarioLine,
+  storyHeading,
+  successLine,
+  verificationLine,
+} from "./grammar.js";
+import { openMarkers } from "./markers.js";
+import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
+
+/** Which `##` sections a layout reads, by upper-case heading prefix. */
+export const SECTIONS = {
+  requirements: "REQUIREMENTS",
+  scenarios: "BEHAVIO",
+  acceptance: "ACCEPTANCE CRITERIA",
+  guardrails: "GUARDRAILS",
+  verification: "VERIFICATION",
+  clarifications: "CLARIFICATIONS",
+  openQuestions: "OPEN QUESTIONS",
+  map: "REQUIREMENT MAP",
+  success: "SUCCESS CRITERIA",
+  userScenarios: "USER SCENARIOS",
+} as const;
+
+/** Read the sections of a spec (either layout) into the requirement model. */
+export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): RequirementModel {
+  const model: RequirementModel = {
+    layout,
+    requirements: [],
+    scenarios: [],
+    acceptance: [],
+    guardrails: [],
+    verification: [],
+    openQuestions: [],
+    stories: [],
+    successCriteria: [],
+  };
+  const r = new Reader(sd);
+  for (const section of sd.doc.sections) {
+    const u = section.upper;
+    if (u.startsWith(SECTIONS.map)) r.map(section, model);
+    else if (u.startsWith(SECTIONS.requirements)) r.requirements(section, model);
+    else if (layout === "spec" && u.startsWith(SECTIONS.scenarios)) r.scenarios(section, model);
+    else if (layout === "spec" && u.startsWith(SECTIONS.acceptance)) r.acceptance(section, model);
+    else if (u.startsWith(SECTIONS.guardrails)) r.bullets(section, model.guardrails);
+    else if (u.startsWith(SECTIONS.verification)) r.verification(section, model);
+    else if (layout === "spec" && u.startsWith(SECTIONS.openQuestions)) r.questions(section, model);
+    else if (layout === "speckit-spec" && u.startsWith(SECTIONS.success)) r.success(section, model);
+  }
+  if (layout === "speckit-spec") r.stories(model);
+  r.markers(model);
+  return model;
+}
+
+class Reader {
+  constructor(private readonly sd: SpecDoc) {}
+
+  private lines(section: H2Section): number[] {
+    const out: number[] = [];
+    const { hidden, visible } = this.sd.doc;
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!hidden[i] && !isBlank(visible[i]!)) out.push(i);
+    }
+    return out;
+  }
+
+  private syntax(i: number, why: string, column = 1, code: ProblemCode = "spec-syntax"): void {
+    const at = locate(this.sd.doc, i, column);
+    if (this.sd.problems.full(code, at)) return;
+    this.sd.problems.push(
+      problem(code, at, `${why} (${JSON.stringify(this.sd.doc.visible[i]!.trim().slice(0, 60))})`, {
+        hint: "write the line in the grammar docs/contracts.md gives for requirement specs, or take it out of the list",
+      }),
+    );
+  }
+
+  /**
+   * An indented line that would be grammar at column 0: on the page it is a
+   * nested list item, so the gate must not silently read it as prose (or as
+   * the statement above it). An error, never a second place to write grammar.
+   */
+  private indented(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
+    const line = this.sd.doc.visible[i]!;
+    if (!/^[ \t]/.test(line)) return false;
+    const read = parse(line.trimStart());
+    if (read === undefined || !read.ok) return false;
+    this.syntax(i, `this ${what} is indented, so it reads as part of the item above it`, 1);
+    return true;
+  }
+
+  /** A line that only reads as grammar once look-alike characters are folded. */
+  private nearMissOf(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
+    const line = this.sd.doc.visible[i]!;
+    if (isAscii(line)) return false;
+    const read = parse(asRead(line));
+    if (read === undefined || !read.ok) return false;
+    nearMiss(this.sd, i, what, `write the ${what} in plain ASCII`);
+    return true;
+  }
+
+  private refs(i: number, text: string, column: number, valid: RegExp): SpecReference[] {
+    const list = idList(text, valid);
+    if (list.bad !== undefined) {
+      this.syntax(i, `${JSON.stringify(list.bad)} is not an id here`, column);
+    }
+    return list.ids.map((x) => ({ id: x.id, location: locate(this.sd.doc, i, column + x.offset) }));
+  }
+
+  requirements(section: H2Section, model: RequirementModel): void {
+    const { visible } = this.sd.doc;
+    let last: Requirement | undefined;
+    for (const i of this.lines(section)) {
+      const line = visible[i]!;
+      const read = requirementLine(line);
+      if (read === undefined || !read.ok) {
+        if (this.nearMissOf(i, requirementLine, "requirement")) {
+          last = undefined;
+          continue;
+        }
+      }
+      if (read === undefined && this.indented(i, requirementLine, "requirement")) {
+        last = undefined;
+        continue;
+      }
+      if (read === undefined) {
+        // A wrapped statement continues its requirement; a new bullet or heading ends it.
+        if (last && /^[ \t]+\S/.test(line) && bulletText(line.trimStart()) === undefined) {
+          last.text += ` ${line.trim()}`;
+        } else last = undefined;
+        continue;
+      }
+      if (!read.ok) {
+        this.syntax(i, read.why);
+        last = undefined;
+        continue;
+      }
+      last = {
+        id: read.value.id,
+        text: read.value.text,
+        ...(read.value.tag !== undefined && { tag: read.value.tag }),
+        location: locate(this.sd.doc, i, read.value.column),
+      };
+      model.requirements.push(last);
+    }
+  }
+
+  scenarios(section: H2Section, model: RequirementModel): void {
+    for (const i of this.lines(section)) {
+      const line = this.sd.doc.visible[i]!;
+      const read = scenarioLine(line);
+      if (read === undefined) {
+        this.nearMissOf(i, scenarioLine, "scenario");
+        continue;
+      }
+      if (!read.ok) {
+        this.syntax(i, read.why);
+        continue;
+      }
+      const item: SpecItem = {
+        id: read.value.name,
+        text: read.value.name,
+        refs: this.refs(i, read.value.refs, read.value.refsAt, FR_ID),
+        location: locate(this.sd.doc, i),
+      };
+      model.scenarios.push(item);
+    }
+  }
+
+  acceptance(section: H2Section, model: RequirementModel): void {
+    for (const i of this.lines(section)) {
+      const line = this.sd.doc.visible[i]!;
+      const read = acceptanceLine(line);
+      if (read === undefined) {
+        if (this.indented(i, acceptanceLine, "acceptance criterion")) continue;
+        this.nearMissOf(i, acceptanceLine, "acceptance criterion");
+        continue;
+      }
+      if (!read.ok) {
+        this.syntax(i, read.why);
+        continue;
+      }
+      const v = read.value;
+      model.acceptance.push({
+        id: v.id,
+        text: v.text,
+        refs: v.refs === undefined ? [] : this.refs(i, v.refs, v.refsAt, FR_ID),
+        ticked: v.ticked,
+        location: locate(this.sd.doc, i),
+      });
+    }
+  }
+
+  verification(section: H2Section, model: RequirementModel): void {
+    for (const i of this.lines(section)) {
+      const line = this.sd.doc.visible[i]!;
+      const read = verificationLine(line);
+      if (read === undefined) {
+        this.indented(i, verificationLine, "Verification line");
+        continue;
+      }
+      if (!read.ok) {
+        if (!this.nearMissOf(i, verificationLine, "Verification line")) this.syntax(i, read.why);
+        continue;
+      }
+      const at = locate(this.sd.doc, i);
+      const v = read.value;
+      const entry: VerificationLine =
+        v.kind === "manual"
+          ? {
+              kind: "manual",
+              requirement: { id: v.id, location: locate(this.sd.doc, i, line.indexOf(v.id) + 1) },
+              why: v.why,
+              location: at,
+            }
+          : {
+              kind: "command",
+              command: v.command,
+              proves:
+                v.proves === undefined
+                  ? []
+                  : this.refs(i, v.proves, v.provesAt, /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/),
+              location: at,
+            };
+      model.verification.push(entry);
+    }
+  }
+
+  map(section: H2Section, model: RequirementModel): void {
+    const entries: MapEntry[] = [];
+    model.map = { location: locate(this.sd.doc, section.index), entries };
+    for (const i of this.lines(section)) {
+      const line = this.sd.doc.visible[i]!;
+      const read = mapLine(line);
+      if (read === undefined) {
+        this.indented(i, mapLine, "map line");
+        continue;
+      }
+      if (!read.ok) {
+        if (!this.nearMissOf(i, mapLine, "map line")) this.syntax(i, read.why);
+        continue;
+      }
+      const { id, target } = read.value;
+      if (target.kind === "test") {
+        const reason = unsafePathReason(target.file);
+        if (reason !== undefined) {
+          this.sd.problems.push(
+            problem(
+              "unsafe-path",
+              locate(this.sd.doc, i),
+              `${id}: the test file ${JSON.stringify(target.file)} ${reason}`,
+              {
+                hint: "name the test file relative to the repository root, like tests/trim.test.ts",
+              },
+            ),
+          );
+          continue;
+        }
+        target.file = normalizeRepoPath(target.file);
+      }
+      entries.push({
+        requirement: { id, location: locate(this.sd.doc, i, line.indexOf(id) + 1) },
+        target,
+        location: locate(this.sd.doc, i),
+      });
+    }
+  }
+
+  bullets(section: H2Section, out: SpecLine[]): void {
+    for (const i of this.lines(section)) {
+      const text = bulletText(this.sd.doc.visible[i]!);
+      if (text !== undefined) out.push({ text: text.trim(), location: locate(this.sd.doc, i) });
+    }
+  }
+
+  questions(section: H2Section, model: RequirementModel): void {
+    for (const i of this.lines(section)) {
+      const line = this.sd.doc.visible[i]!;
+      const text = bulletText(line) ?? /^\d+[.)][ \t]+(.*)$/.exec(line)?.[1];
+      if (text === undefined) continue;
+      const t = text.trim();
+      // "None", "(none)", "- [x] answered" are not open.
+      if (/^\(?(?:none|n\/a)\b/i.test(t) || /^\[[xX]\]/.test(t)) continue;
+      model.openQuestions.push({ text: t, location: locate(this.sd.doc, i) });
+    }
+  }
+
+  success(section: H2Section, model: RequirementModel): void {
+    for (const i of this.lines(section)) {
+      const sc = successLine(this.sd.doc.visible[i]!);
+      if (sc) model.successCriteria.push({ ...sc, location: locate(this.sd.doc, i) });
+    }
+  }
+
+  /** spec-kit user stories: `### User Story N - Title (Priority: Pn)` anywhere. */
+  stories(model: RequirementModel): void {
+    const { lines, hidden, visible } = this.sd.doc;
+    for (let i = 0; i < lines.length; i++) {
+      if (hidden[i] || !/^#{3,4}[ \t]/.test(visible[i]!)) continue;
+      const story = storyHeading(atxText(visible[i]!));
+      if (story) model.stories.push({ ...story, location: locate(this.sd.doc, i) });
+    }
+  }
+
+  /** Open `[NEEDS CLARIFICATION: …]` markers on shown lines, in order. */
+  markers(model: RequirementModel): void {
+    const { lines, hidden, visible } = this.sd.doc;
+    for (let i = 0; i < lines.length; i++) {
+      if (hidden[i]) continue;
+      for (const m of openMarkers(visible[i]!)) {
+        model.openQuestions.push({ text: m.question, location: locate(this.sd.doc, i, m.column) });
+      }
+    }
+  }
+}

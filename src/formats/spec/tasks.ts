@@ -1,0 +1,167 @@
+import type { SpecReference, Task, TaskList } from "../../model.js";
+import { problem } from "../../problems.js";
+import { atxText } from "../oracle-contract/lines.js";
+import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
+
+/**
+ * spec-kit's `tasks.md` (templates/tasks-template.md): under each `## Phase …`
+ * heading, task lines `- [ ] T001 [P] [US1] Description with file path`.
+ * Real files bold the id (`**T001**`), strike deleted tasks through
+ * (`~~T012~~ **Deleted**`: not a task), wrap a description onto indented
+ * lines, and keep checklists without ids (checkpoints): only a checkbox line
+ * whose text starts with a task id is a task, and it must follow the grammar.
+ */
+const CHECKBOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
+const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
+const TASK =
+  /^(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/is;
+const TAG = /\[(P|US(\d+)|Story[ \t]*(\d+))\]/gi;
+const PHASE = /^phase\b/i;
+
+/** Words that say a task takes a path away: the path may rightly be gone at head. */
+const REMOVES =
+  /\b(?:delete[sd]?|remove[sd]?|rename[sd]?|move[sd]?|drop(?:s|ped)?|deprecate[sd]?|retire[sd]?)\b/i;
+
+export function readTasks(sd: SpecDoc): TaskList {
+  const { doc, problems } = sd;
+  const tasks: Task[] = [];
+  let inPhase = false;
+  const seen = new Map<string, number>();
+  for (let i = 0; i < doc.lines.length; i++) {
+    if (doc.hidden[i]) continue;
+    const line = doc.visible[i]!;
+    if (line.startsWith("#")) {
+      const level = /^(#{1,6})(?:[ \t]|$)/.exec(line)?.[1]?.length;
+      if (level === 2) inPhase = PHASE.test(atxText(line));
+      continue;
+    }
+    if (!inPhase) continue;
+    let box = CHECKBOX.exec(line);
+    if (!box) {
+      if (
+        !isAscii(line) &&
+        CHECKBOX.test(asRead(line)) &&
+        STARTS_WITH_ID.test(asRead(line).replace(CHECKBOX, ""))
+      ) {
+        nearMiss(sd, i, "a task line", "write the checkbox and task id in plain ASCII");
+      }
+      continue;
+    }
+    const body = line.slice(box[0].length);
+    if (body.startsWith("~~")) continue; // struck through: a deleted task
+    if (!STARTS_WITH_ID.test(body)) continue;
+    const m = TASK.exec(body);
+    const at = locate(doc, i, box[0].length + 1);
+    if (!m || !/^T\d{3,}[a-z]?$/.test(m[1]!)) {
+      if (!problems.full("task-syntax", at)) {
+        problems.push(
+          problem(
+            "task-syntax",
+            at,
+            `this task line does not follow the task grammar: ${body.slice(0, 60)}`,
+            {
+              hint: "write tasks as `- [ ] T001 [P] [US1] <description with file path>` (T and three digits, an optional letter)",
+            },
+          ),
+        );
+      }
+      continue;
+    }
+    const id = m[1]!;
+    let parallel = false;
+    let story: number | undefined;
+    for (const tag of m[2]!.matchAll(TAG)) {
+      if (tag[1]!.toUpperCase() === "P") parallel = true;
+      else story = Number(tag[2] ?? tag[3]);
+    }
+    // Wrapped lines: indented, non-blank, not a new list item.
+    let text = m[3]!.trim();
+    const extra: { index: number; text: string }[] = [{ index: i, text: line }];
+    let k = i + 1;
+    while (
+      k < doc.lines.length &&
+      !doc.hidden[k] &&
+      /^[ \t]+\S/.test(doc.visible[k]!) &&
+      !/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/.test(doc.visible[k]!)
+    ) {
+      text += ` ${doc.visible[k]!.trim()}`;
+      extra.push({ index: k, text: doc.visible[k]! });
+      k++;
+    }
+    const first = seen.get(id);
+    if (first !== undefined) {
+      problems.push(
+        problem("duplicate-id", at, `task ${id} is already defined on line ${first + 1}`, {
+          hint: "give every task its own id; tasks reference each other by id",
+        }),
+      );
+    } else seen.set(id, i);
+    const paths: SpecReference[] = [];
+    for (const e of extra) {
+      for (const p of pathsIn(e.text))
+        paths.push({ id: p.path, location: locate(doc, e.index, p.column) });
+    }
+    tasks.push({
+      id,
+      done: box[1] !== " ",
+      parallel,
+      ...(story !== undefined && { story }),
+      text,
+      paths,
+      removes: REMOVES.test(text),
+      location: at,
+    });
+    box = null;
+  }
+  return { path: doc.path, tasks };
+}
+
+/** Extensions a token may end with to be read as a file path without a `/`. */
+const EXTENSIONS = new Set(
+  "ts tsx js jsx mjs cjs mts cts py pyi rs go java kt kts swift rb php cs fs c h cc cpp hpp m mm md mdx json jsonc yaml yml toml ini cfg conf sql sh bash zsh ps1 css scss sass less html htm vue svelte astro lock txt xml gradle dart ex exs erl proto graphql gql env csv tf hcl ipynb r jl lua pl scala clj vim nix dockerfile makefile".split(
+    " ",
+  ),
+);
+const TOKEN = /[A-Za-z0-9_./@~+-]+/g;
+
+/**
+ * Repository paths a description names: tokens with a `/` ending in a known
+ * extension. A bare file name (`package.json`, `Node.js`) does not say where
+ * it is, a directory (`unit/`) is often relative to the one named before it,
+ * and `./x.css` is relative to another file: none is read as a path. Not a path: URLs, npm scopes (`@dnd-kit/core`),
+ * placeholders (`[name]`, `{id}`, `<x>`), globs, `and/or`-style words, dotted
+ * identifiers (`URL.revokeObjectURL`), version numbers.
+ */
+export function pathsIn(text: string): { path: string; column: number }[] {
+  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return [];
+  const out: { path: string; column: number }[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    let token = m[0];
+    const at = m.index;
+    const before = text[at - 1];
+    const after = text[at + token.length];
+    // Part of a URL, a placeholder or a glob: not a path of this repository.
+    if (before === ":" || before === "[" || before === "{" || before === "<" || before === "*")
+      continue;
+    if (after === ":" && text[at + token.length + 1] === "/") continue;
+    if (after === "[" || after === "{" || after === "*" || after === "<") continue;
+    token = token.replace(/[.,;:]+$/, "");
+    if (token.startsWith("@") || token.startsWith("~") || token.startsWith("//")) continue;
+    // `./styles/a.css` is relative to some other file (an import specifier), not the root.
+    if (token.startsWith("./")) continue;
+    if (token.startsWith("/")) token = token.slice(1);
+    if (token === "" || token.includes("..")) continue;
+    const last = token.endsWith("/") ? "" : token.slice(token.lastIndexOf("/") + 1);
+    const dot = last.lastIndexOf(".");
+    const ext = dot > 0 ? last.slice(dot + 1).toLowerCase() : last.toLowerCase();
+    const known = dot > 0 ? EXTENSIONS.has(ext) : last === "Dockerfile" || last === "Makefile";
+    // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
+    // directory is often listed relative to the one before it (`tests/` with
+    // `unit/, fixtures/`): neither is checked.
+    if (!token.includes("/") || token.endsWith("/")) continue;
+    if (known) {
+      out.push({ path: token.replace(/\/+$/, ""), column: at + 1 });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,210 @@
+import type { ContractKind, RequirementModel, SpecHeader, Task } from "../model.js";
+import { type Finding, finding } from "./types.js";
+import type { ContractVersion } from "./version.js";
+
+/** The requirement-spec kinds: compared by `specFindings`. */
+export const SPEC_KINDS: ReadonlySet<ContractKind> = new Set([
+  "spec",
+  "speckit-spec",
+  "speckit-tasks",
+]);
+
+/**
+ * A requirement spec (or task list) against its version at the merge base.
+ * The requirement-spec workflow (seed 004) proves each requirement by id
+ * with a mapped test, re-runs the Verification itself and checks the
+ * Guardrails against the diff, so a PR may not weaken any of them on its
+ * own: a requirement removed, renumbered, reworded or descoped (`[REMOVED]`),
+ * a map line removed or pointed at another test, a guardrail or Verification
+ * line removed or changed, and READY going to anything else all block until
+ * an approving review acknowledges them. Adding requirements, scenarios,
+ * tests and guardrails never blocks. Other wording and unchecked tasks warn.
+ * Pure.
+ */
+export function specFindings(base: ContractVersion, head: ContractVersion | undefined): Finding[] {
+  if (head === undefined || head.path !== base.path || head.contract.kind !== base.contract.kind) {
+    return [
+      finding({
+        code: "contract-removed",
+        contract: base.path,
+        kind: base.contract.kind,
+        path: base.path,
+        line: 1,
+        subject: "contract",
+        message:
+          head === undefined || head.path !== base.path
+            ? `${base.path} was deleted or renamed out of the contract globs, so its requirements no longer gate anything`
+            : `${base.path} became a ${head.contract.kind} contract`,
+      }),
+    ];
+  }
+  const b = base.contract.header as SpecHeader;
+  const h = head.contract.header as SpecHeader;
+  const out: Finding[] = [];
+  const at = (line: number, subject: string) => ({
+    contract: head.path,
+    kind: head.contract.kind,
+    path: head.path,
+    line,
+    subject,
+  });
+  if (b.model && h.model) modelFindings(b.model, h.model, at, out);
+  if (b.tasks && h.tasks) taskFindings(b.tasks.tasks, h.tasks.tasks, at, out);
+  // Other wording (a spec's, not a task list's: checking tasks off is progress).
+  if (b.model && out.length === 0 && base.text !== head.text) {
+    const headLines = new Set(head.text.split("\n"));
+    const baseLines = new Set(base.text.split("\n"));
+    const changed = [...baseLines].find((l) => l.trim() !== "" && !headLines.has(l));
+    const added = [...headLines].find((l) => l.trim() !== "" && !baseLines.has(l));
+    if (changed !== undefined) {
+      out.push(
+        finding({
+          code: "spec-wording-changed",
+          ...at(1, "wording"),
+          message: "text outside the requirements changed",
+          before: changed.trim(),
+          ...(added !== undefined && { after: added.trim() }),
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+type At = (line: number, subject: string) => Omit<Finding, "code" | "blocking" | "message">;
+
+function modelFindings(b: RequirementModel, h: RequirementModel, at: At, out: Finding[]): void {
+  const head = new Map(h.requirements.map((r) => [r.id, r]));
+  const byText = new Map(h.requirements.map((r) => [r.text, r]));
+  for (const r of b.requirements) {
+    const now = head.get(r.id);
+    if (now === undefined) {
+      const moved = byText.get(r.text);
+      out.push(
+        moved
+          ? finding({
+              code: "requirement-renumbered",
+              ...at(moved.location.line, r.id),
+              message: `${r.id} is now ${moved.id}: the map, scenarios and proofs name requirements by id`,
+              before: r.id,
+              after: moved.id,
+            })
+          : finding({
+              code: "requirement-removed",
+              ...at(1, r.id),
+              message: `${r.id} was removed; mark it [REMOVED] in a reviewed change instead`,
+              before: r.text,
+            }),
+      );
+      continue;
+    }
+    if (r.tag !== "REMOVED" && now.tag === "REMOVED") {
+      out.push(
+        finding({
+          code: "requirement-descoped",
+          ...at(now.location.line, r.id),
+          message: `${r.id} is now tagged [REMOVED]: it no longer needs a test`,
+          before: r.tag ?? "(no tag)",
+          after: "REMOVED",
+        }),
+      );
+    }
+    if (now.text !== r.text) {
+      out.push(
+        finding({
+          code: "requirement-changed",
+          ...at(now.location.line, r.id),
+          message: `${r.id}'s statement changed`,
+          before: r.text,
+          after: now.text,
+        }),
+      );
+    }
+  }
+
+  const headMap = new Map((h.map?.entries ?? []).map((e) => [e.requirement.id, e]));
+  for (const e of b.map?.entries ?? []) {
+    const now = headMap.get(e.requirement.id);
+    const was = target(e.target);
+    if (now === undefined || target(now.target) !== was) {
+      out.push(
+        finding({
+          code: "map-changed",
+          ...at(now?.location.line ?? h.map?.location.line ?? 1, `map ${e.requirement.id}`),
+          message:
+            now === undefined
+              ? `the map line for ${e.requirement.id} was removed`
+              : `${e.requirement.id} is mapped to another test`,
+          before: was,
+          ...(now && { after: target(now.target) }),
+        }),
+      );
+    }
+  }
+
+  const guardrails = new Set(h.guardrails.map((g) => g.text));
+  for (const g of b.guardrails) {
+    if (guardrails.has(g.text)) continue;
+    out.push(
+      finding({
+        code: "guardrail-changed",
+        ...at(1, "guardrail"),
+        message: "a guardrail was removed or changed",
+        before: g.text,
+      }),
+    );
+  }
+
+  const verification = new Set(h.verification.map(verificationText));
+  for (const v of b.verification) {
+    const text = verificationText(v);
+    if (verification.has(text)) continue;
+    out.push(
+      finding({
+        code: "verification-changed",
+        ...at(1, "verification"),
+        message: "a Verification line was removed or changed",
+        before: text,
+      }),
+    );
+  }
+
+  if (b.status?.value === "READY" && h.status?.value !== "READY") {
+    out.push(
+      finding({
+        code: "spec-status-changed",
+        ...at(h.status?.location.line ?? 1, "status"),
+        message: "the spec was READY at the base and is not at head",
+        before: "SPEC STATUS: READY",
+        after: h.status ? `SPEC STATUS: ${h.status.value}` : "(no valid status line)",
+      }),
+    );
+  }
+}
+
+function taskFindings(b: readonly Task[], h: readonly Task[], at: At, out: Finding[]): void {
+  const head = new Map(h.map((t) => [t.id, t]));
+  for (const t of b) {
+    const now = head.get(t.id);
+    if (!t.done || now === undefined || now.done) continue;
+    out.push(
+      finding({
+        code: "task-unchecked",
+        ...at(now.location.line, t.id),
+        message: `task ${t.id} was done at the base and is unchecked at head`,
+      }),
+    );
+  }
+}
+
+function target(
+  t: { kind: "test"; file: string; name: string } | { kind: "manual"; text: string },
+): string {
+  return t.kind === "test" ? `${t.file} > ${t.name}` : `manual: ${t.text}`;
+}
+
+function verificationText(v: RequirementModel["verification"][number]): string {
+  return v.kind === "command"
+    ? `\`${v.command}\`${v.proves.length ? ` — proves ${v.proves.map((p) => p.id).join(", ")}` : ""}`
+    : `manual: ${v.requirement.id} — ${v.why}`;
+}

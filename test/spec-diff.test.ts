@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseContract } from "../src/formats/index.js";
+import { compareContracts } from "../src/integrity/compare.js";
+import type { ContractVersion } from "../src/integrity/version.js";
+
+const SPEC = "specs/001-trim/spec.md";
+const BASE = readFileSync(
+  join(import.meta.dirname, "fixtures", "specs", "manual-not-allowed", "twin", SPEC),
+  "utf8",
+);
+
+function version(text: string, path = SPEC): ContractVersion {
+  const kind = path.endsWith("tasks.md") ? "speckit-tasks" : "spec";
+  return { path, text, contract: parseContract(kind, path, new TextEncoder().encode(text)) };
+}
+
+/** The findings of a PR that turns BASE into `head` (undefined: deletes it). */
+function findings(head: string | undefined, base = BASE, path = SPEC) {
+  return compareContracts(
+    [{ base: version(base, path), ...(head !== undefined && { head: version(head, path) }) }],
+    new Map(),
+  ).map((f) => ({ code: f.code, blocking: f.blocking }));
+}
+
+describe("a requirement spec against its base", () => {
+  it("an unchanged spec has no finding (the control every case below differs from)", () => {
+    expect(findings(BASE)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a requirement removed",
+      BASE.replace(/- FR-002 \[ADDED\][^\n]*\n[^\n]*\n/, ""),
+      "requirement-removed",
+    ],
+    ["a requirement renumbered", BASE.replaceAll("FR-002", "FR-009"), "requirement-renumbered"],
+    [
+      "a statement changed",
+      BASE.replace("remove surrounding spaces", "remove leading spaces"),
+      "requirement-changed",
+    ],
+    [
+      "a requirement descoped",
+      BASE.replace("- FR-002 [ADDED]", "- FR-002 [REMOVED]"),
+      "requirement-descoped",
+    ],
+    [
+      "a map line pointed elsewhere",
+      BASE.replace("> trims surrounding spaces", "> passes"),
+      "map-changed",
+    ],
+    [
+      "a map line removed",
+      BASE.replace("- FR-001 → tests/trim.test.ts > trims surrounding spaces\n", ""),
+      "map-changed",
+    ],
+    [
+      "a guardrail removed",
+      BASE.replace("- No new dependency in package.json.\n", ""),
+      "guardrail-changed",
+    ],
+    [
+      "a Verification command changed",
+      BASE.replace("process.exit(0)", "process.exit(0) || true"),
+      "verification-changed",
+    ],
+    [
+      "READY no longer READY",
+      BASE.replace("SPEC STATUS: READY", "SPEC STATUS: NEEDS CLARIFICATION"),
+      "spec-status-changed",
+    ],
+    ["the spec deleted", undefined, "contract-removed"],
+  ])("%s blocks", (_what, head, code) => {
+    expect(findings(head)).toContainEqual({ code, blocking: true });
+  });
+
+  it("adding requirements, scenarios, tests and guardrails never blocks", () => {
+    const head = BASE.replace(
+      "## Behavior Scenarios",
+      "- FR-003 [ADDED]: the system SHALL log each trim.\n\n## Behavior Scenarios",
+    )
+      .replace(
+        "## Acceptance Criteria",
+        "- Scenario: logs a trim (FR-003)\n\n## Acceptance Criteria",
+      )
+      .replace("## Verification", "- No network access in tests.\n\n## Verification")
+      .replace("SPEC STATUS: READY", "- FR-003 → tests/trim.test.ts > logs\n\nSPEC STATUS: READY");
+    expect(findings(head).filter((f) => f.blocking)).toEqual([]);
+  });
+
+  it("other wording warns", () => {
+    expect(findings(BASE.replace("Trim surrounding spaces from names.", "Trim names."))).toEqual([
+      { code: "spec-wording-changed", blocking: false },
+    ]);
+  });
+
+  it("a task unchecked warns; checking one off is no finding", () => {
+    const tasks =
+      "# Tasks: x\n\n## Phase 1: Setup\n\n- [X] T001 Create src/a.ts\n- [ ] T002 Create src/b.ts\n";
+    const path = "specs/001-trim/tasks.md";
+    expect(findings(tasks.replace("[X] T001", "[ ] T001"), tasks, path)).toEqual([
+      { code: "task-unchecked", blocking: false },
+    ]);
+    expect(findings(tasks.replace("[ ] T002", "[x] T002"), tasks, path)).toEqual([]);
+  });
+});
