@@ -1,12 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
-import { boundaryFailed, checkEntry } from "../src/sandbox/host.js";
+import { boundaryFailed, checkEntry, withEnv } from "../src/sandbox/host.js";
 import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
+import { systemTool, untrustedReason } from "../src/sandbox/system-tools.js";
 import { tempDir } from "./helpers/tmp.js";
 
 describe("sanitizeGitConfig", () => {
@@ -227,5 +237,57 @@ describe("gitConfigFiles", () => {
     writeFileSync(join(linked, ".git"), `gitdir: ${join(main, ".git/worktrees/wt")}\n`);
     expect(gitConfigFiles(linked)).toContain(join(main, ".git/config"));
     expect(gitConfigFiles(tempDir())).toEqual([]);
+  });
+});
+
+describe("systemTool", () => {
+  it("takes the first root-owned copy writable by no one else, and says why it refused the others", () => {
+    const make = (dir: string, mode: number, uid = 0) => {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, "tool");
+      writeFileSync(path, "#!/bin/sh\n", { mode });
+      chmodSync(path, mode);
+      chownSync(path, uid, 0);
+      return path;
+    };
+    const base = tempDir();
+    make(join(base, "group-writable"), 0o775);
+    make(join(base, "not-root"), 0o755, 65534);
+    const good = make(join(base, "good"), 0o755);
+    const dirs = ["group-writable", "not-root", "good"].map((d) => join(base, d));
+    expect(systemTool("tool", dirs.join(":"))).toBe(good);
+    expect(() => systemTool("tool", dirs.slice(0, 2).join(":"))).toThrow(
+      /writable by its group.*owned by uid 65534, not root/,
+    );
+    expect(() => systemTool("absent-tool", dirs.join(":"))).toThrow(/not found/);
+    expect(untrustedReason(good)).toBeUndefined();
+  });
+
+  it("hands the check its environment only after every privileged layer (env -i)", () => {
+    expect(withEnv("/usr/bin/env", { A: "1", PATH: "/x" }, "/usr/bin/true")).toEqual([
+      "/usr/bin/env",
+      "-i",
+      "--",
+      "A=1",
+      "PATH=/x",
+      "/usr/bin/true",
+    ]);
+    const odd = spawnSync(
+      "/usr/bin/env",
+      [...withEnv("/usr/bin/env", { A: "x y" }, "/bin/echo").slice(1), "ran"],
+      { encoding: "utf8", env: { LD_DEBUG: "x" } },
+    );
+    expect(odd.stdout).toBe("ran\n");
+  });
+});
+
+describe("sanitizeGitConfig: credential helpers and includes", () => {
+  it("drops [credential] and [include] sections, including one-line forms", () => {
+    const out = sanitizeGitConfig(
+      '[user]\n\tname = R\n[credential "https://x"]\n\thelper = store\n[credential] helper = cache\n[include]\n\tpath = /secret\n[core]\n\tbare = false\n',
+    );
+    expect(out).not.toMatch(/helper|store|cache|secret/);
+    expect(out).toContain("name = R");
+    expect(out).toContain("bare = false");
   });
 });
