@@ -7,16 +7,20 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseInputs } from "../src/action/inputs.js";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
+import { gitLayout } from "../src/sandbox/git-dirs.js";
 import { boundaryFailed, checkEntry, withEnv } from "../src/sandbox/host.js";
 import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
 import { systemTool, untrustedReason } from "../src/sandbox/system-tools.js";
+import { resolveExtraReads } from "../src/sandbox/view.js";
 import { tempDir } from "./helpers/tmp.js";
 
 describe("sanitizeGitConfig", () => {
@@ -289,5 +293,85 @@ describe("sanitizeGitConfig: credential helpers and includes", () => {
     expect(out).not.toMatch(/helper|store|cache|secret/);
     expect(out).toContain("name = R");
     expect(out).toContain("bare = false");
+  });
+});
+
+describe("gitLayout", () => {
+  it("finds the top level above the root, nested checkouts, .git files and linked worktrees' common directories", () => {
+    const top = realpathSync(tempDir());
+    mkdirSync(join(top, ".git/modules/lib"), { recursive: true });
+    writeFileSync(join(top, ".git/config"), "");
+    writeFileSync(join(top, ".git/modules/lib/config"), "");
+    writeFileSync(join(top, ".git/modules/lib/HEAD"), "");
+    mkdirSync(join(top, "app/vendor/tool/.git"), { recursive: true });
+    writeFileSync(join(top, "app/vendor/tool/.git/config"), "");
+    mkdirSync(join(top, "app/lib"), { recursive: true });
+    writeFileSync(join(top, "app/lib/.git"), "gitdir: ../../.git/modules/lib\n");
+    const other = realpathSync(tempDir());
+    mkdirSync(join(other, ".git/worktrees/wt"), { recursive: true });
+    writeFileSync(join(other, ".git/config"), "");
+    writeFileSync(join(other, ".git/worktrees/wt/commondir"), "../..\n");
+    mkdirSync(join(top, "app/linked"));
+    writeFileSync(join(top, "app/linked/.git"), `gitdir: ${join(other, ".git/worktrees/wt")}\n`);
+    writeFileSync(join(top, "gha-creds-abc123.json"), "{}");
+    writeFileSync(join(top, "app/gha-creds-notes.txt"), "");
+
+    const layout = gitLayout(join(top, "app"));
+    expect(layout.topLevel).toBe(top);
+    expect(layout.dirs.sort()).toEqual(
+      [join(top, ".git"), join(top, "app/vendor/tool/.git"), join(other, ".git")].sort(),
+    );
+    expect(layout.files.sort()).toEqual(
+      [join(top, "app/lib/.git"), join(top, "app/linked/.git")].sort(),
+    );
+    expect(layout.configs).toEqual(
+      expect.arrayContaining([
+        join(top, ".git/config"),
+        join(top, ".git/modules/lib/config"),
+        join(top, "app/vendor/tool/.git/config"),
+        join(other, ".git/config"),
+      ]),
+    );
+    expect(layout.credentialFiles).toEqual([join(top, "gha-creds-abc123.json")]);
+    // Gated at the top level: no separate top level to bind.
+    expect(gitLayout(top).topLevel).toBeUndefined();
+  });
+});
+
+describe("resolveExtraReads", () => {
+  it("takes absolute and ~/ paths that exist; refuses relative, missing, / and paths inside the tree", () => {
+    const home = realpathSync(tempDir());
+    const root = realpathSync(tempDir());
+    mkdirSync(join(home, "data"));
+    expect(resolveExtraReads(["~/data", home], root, home)).toEqual({
+      ok: true,
+      paths: [join(home, "data"), home],
+    });
+    const error = (entry: string) => {
+      const r = resolveExtraReads([entry], root, home);
+      return r.ok ? "" : r.error;
+    };
+    expect(error("data")).toContain("is not an absolute path");
+    expect(error(join(home, "missing"))).toContain("does not exist");
+    expect(error("/")).toContain("whole file system");
+    expect(error(root)).toContain("inside the working tree");
+  });
+
+  it("parses the action inputs check-network and sandbox-read", () => {
+    const get = (inputs: Record<string, string>) => (n: string) =>
+      ({ "github-token": "t", ...inputs })[n] ?? "";
+    const ok = parseInputs(get({ "check-network": "none", "sandbox-read": "/opt/x\n~/y" }), {});
+    expect(ok.ok && ok.settings).toMatchObject({
+      checkNetwork: "none",
+      sandboxRead: ["/opt/x", "~/y"],
+    });
+    expect(parseInputs(get({}), {})).toMatchObject({
+      settings: { checkNetwork: "host", sandboxRead: [] },
+    });
+    const bad = parseInputs(get({ "check-network": "off", "sandbox-read": "data" }), {});
+    expect(bad.ok ? [] : bad.errors).toEqual([
+      "Input 'sandbox-read' path 'data' is not absolute. Write it as /path or ~/path.",
+      "Input 'check-network' is 'off'. Allowed values: host, none.",
+    ]);
   });
 });

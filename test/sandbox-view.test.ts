@@ -10,10 +10,14 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ProcessOptions } from "../src/process/run-process.js";
+import { describeSandbox } from "../src/sandbox/describe.js";
+import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
 import { oracleContract, oraclePath, scratch } from "./helpers/action-harness.js";
-import { gateProcess } from "./helpers/sandbox.js";
+import { gateProcess, HOST_FROM_SOURCE } from "./helpers/sandbox.js";
 
 const CANARY = `cgcanary${randomBytes(6).toString("hex")}`;
 
@@ -356,5 +360,107 @@ describe("the host's programs cannot be steered through PATH", () => {
     expect([...new Set(readFileSync(log, "utf8").trim().split("\n"))].sort()).toEqual(
       [...TOOLS].sort(),
     );
+  });
+});
+
+// ---------------------------------------------------------------- network and extra reads
+
+describe("check-network and sandbox-read", () => {
+  const options = (root: string, over: Partial<SandboxOptions> = {}): SandboxOptions => ({
+    mode: "required",
+    root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch("cg-net-home-") },
+    hostCommand: HOST_FROM_SOURCE,
+    memoryMb: 512,
+    ...over,
+  });
+  const node = (root: string, script: string): ProcessOptions => ({
+    file: "node",
+    args: ["-e", script],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    timeoutMs: 60_000,
+  });
+  /** Connects to `target` (a port on 127.0.0.1, or an abstract socket) and prints what it got. */
+  const dial = (target: string) =>
+    `const c = require("node:net").connect(${target}); c.on("data", (d) => { console.log(String(d)); c.destroy(); }); c.on("error", (e) => console.log("ERR " + e.code));`;
+  /** A server inside the check, on its own loopback, dialled from inside. */
+  const selfLoop = `const net = require("node:net"); const s = net.createServer((c) => c.end("self")); s.listen(0, "127.0.0.1", () => { const c = net.connect(s.address().port, "127.0.0.1"); c.on("data", (d) => { console.log(String(d)); process.exit(0); }); });`;
+
+  it("none: no service on the runner's loopback or abstract socket answers; the check's own loopback works (both answer under host)", async () => {
+    const root = scratch("cg-net-repo-");
+    const tcp = createServer((c) => c.end("runner-tcp"));
+    const abstract = createServer((c) => c.end("runner-abstract"));
+    const name = `\\0cg-abstract-${randomBytes(4).toString("hex")}`;
+    await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
+    await new Promise<void>((r) => abstract.listen(name.replace("\\0", "\0"), r));
+    const port = (tcp.address() as { port: number }).port;
+    try {
+      const host = await openSandbox(options(root));
+      const none = await openSandbox(options(root, { network: "none" }));
+      try {
+        expect(host.info.view?.network).toBe("host");
+        expect(none.info.view?.network).toBe("none");
+        expect((await host.run(node(root, dial(`${port}, "127.0.0.1"`)))).stdout).toContain(
+          "runner-tcp",
+        );
+        expect((await host.run(node(root, dial(`"${name}"`)))).stdout).toContain("runner-abstract");
+        expect((await none.run(node(root, dial(`${port}, "127.0.0.1"`)))).stdout).toContain(
+          "ERR ECONNREFUSED",
+        );
+        expect((await none.run(node(root, dial(`"${name}"`)))).stdout).toContain(
+          "ERR ECONNREFUSED",
+        );
+        expect((await none.run(node(root, selfLoop))).stdout).toContain("self");
+        expect(describeSandbox(none.info).line).toContain("no network (loopback only)");
+      } finally {
+        host.close();
+        none.close();
+      }
+    } finally {
+      tcp.close();
+      abstract.close();
+    }
+  });
+
+  it("sandbox-read: the path is readable, not writable, and named in the report (absent without it)", async () => {
+    const root = scratch("cg-read-repo-");
+    const data = scratch("cg-read-data-");
+    writeFileSync(join(data, "fixture.txt"), "shared data\n");
+    const script = `try { console.log(require("node:fs").readFileSync(${JSON.stringify(join(data, "fixture.txt"))}, "utf8").trim()); } catch (e) { console.log("ERR " + e.code); } try { require("node:fs").writeFileSync(${JSON.stringify(join(data, "w"))}, "x"); console.log("wrote"); } catch (e) { console.log("ERR " + e.code); }`;
+    const without = await openSandbox(options(root));
+    const withRead = await openSandbox(options(root, { extraReads: [data] }));
+    try {
+      expect((await without.run(node(root, script))).stdout).toBe("ERR ENOENT\nERR ENOENT\n");
+      expect((await withRead.run(node(root, script))).stdout).toBe("shared data\nERR EROFS\n");
+      expect(withRead.info.view?.extraReads).toEqual([data]);
+      expect(describeSandbox(withRead.info).line).toContain(`sandbox-read ${data} (read-only)`);
+    } finally {
+      without.close();
+      withRead.close();
+    }
+    expect(existsSync(join(data, "w"))).toBe(false);
+  });
+
+  it("sandbox-read: a path that does not exist runs nothing, in every mode but off, and is a usage error in the CLI", async () => {
+    const root = scratch("cg-read-repo-");
+    const missing = join(scratch("cg-read-gone-"), "nope");
+    for (const mode of ["auto", "required"] as const) {
+      const sandbox = await openSandbox(options(root, { mode, extraReads: [missing] }));
+      const out = await sandbox.run(node(root, "require('node:fs').writeFileSync('RAN', '')"));
+      expect(out.kind === "boundary" && out.reason).toContain(
+        `sandbox-read: '${missing}' does not exist`,
+      );
+      expect(describeSandbox(sandbox.info).warning).toMatch(/^No command ran: sandbox-read/);
+      expect(existsSync(join(root, "RAN"))).toBe(false);
+    }
+    contract(root, [{ title: "runs", check: "echo PWNED" }]);
+    const cli = await gateProcess(
+      ["run", "--root", root, "--no-write", "--sandbox-read", missing],
+      { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: scratch("cg-read-home-") },
+      root,
+    );
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain(`--sandbox-read: '${missing}' does not exist`);
   });
 });
