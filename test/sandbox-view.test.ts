@@ -103,6 +103,11 @@ function monorepo(): Monorepo {
   writeFileSync(join(parent, "sibling/.env"), `API_KEY=${CANARY}\n`);
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, "index.txt"), "app\n");
+  // A project with its dependencies installed, as `npm ci` leaves it.
+  writeFileSync(join(root, "package.json"), '{"name":"app","scripts":{"test":"node test.js"}}\n');
+  writeFileSync(join(root, "test.js"), 'console.log(require("dep"));\n');
+  mkdirSync(join(root, "node_modules/dep"), { recursive: true });
+  writeFileSync(join(root, "node_modules/dep/index.js"), 'module.exports = "dep-ok";\n');
   git(parent, "init", "-q", "repo");
   git(top, "add", "-A");
   git(top, "commit", "-qm", "monorepo-initial");
@@ -126,6 +131,7 @@ function monorepo(): Monorepo {
     { title: "git-log", check: "git log --oneline | grep -q monorepo-initial && echo PWNED" },
     { title: "git-status", check: "git status --porcelain >/dev/null && echo PWNED" },
     { title: "node-python", check: "node -e 'process.exit(0)' && python3 -c 'pass' && echo PWNED" },
+    { title: "npm-test", check: "npm test --silent 2>&1 | grep -q dep-ok && echo PWNED" },
   ]);
   return { parent, top, root, home };
 }
@@ -168,8 +174,8 @@ describe("what a check can read (gated below the git top level)", () => {
     }
   });
 
-  it("still runs a toolchain under $HOME, git log and status below the top level, node and python3", () => {
-    for (const t of ["toolchain", "git-log", "git-status", "node-python"]) {
+  it("still runs a toolchain under $HOME, git log and status below the top level, node, python3 and npm test", () => {
+    for (const t of ["toolchain", "git-log", "git-status", "node-python", "npm-test"]) {
       expect([t, off.status[t]]).toEqual([t, "met"]);
       expect([t, on.status[t]]).toEqual([t, "met"]);
     }

@@ -334,9 +334,7 @@ function buildLayout(stage: string, config: HostConfig, tools: HostTools): void 
   if (config.home !== undefined && config.homeGitconfig !== undefined) {
     // The private home starts with the runner's git identity and settings, never its credentials.
     const copy = posix.join(root, config.home, ".gitconfig");
-    writeFileSync(copy, sanitizeGitConfig(readFileSync(config.homeGitconfig, "utf8")), {
-      mode: 0o644,
-    });
+    writeFileSync(copy, config.homeGitconfig, { mode: 0o644 });
     chownSync(copy, config.uid, config.gid);
   }
 }

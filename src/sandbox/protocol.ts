@@ -36,7 +36,7 @@ export const HostConfigSchema = z.object({
   gitFiles: z.array(z.string()).optional(),
   /** Git config files checks see sanitized copies of. */
   gitConfigs: z.array(z.string()).optional(),
-  /** The runner's `~/.gitconfig`: its sanitized copy starts the private home. */
+  /** The runner's `~/.gitconfig`, already sanitized (read by the gate, as the runner's user): it starts the private home. */
   homeGitconfig: z.string().optional(),
   /** `none`: every check in a network namespace of its own, loopback only. */
   network: z.enum(["host", "none"]).optional(),

@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
+import { sanitizeGitConfig } from "./git-config.js";
 import { type GitLayout, gitLayout } from "./git-dirs.js";
 
 /**
@@ -70,7 +71,7 @@ export interface ViewPlan {
   binds: Bind[];
   /** `sandbox-read`, real paths. */
   extraReads: string[];
-  /** The runner's `~/.gitconfig`, copied sanitized into the private home. */
+  /** The runner's `~/.gitconfig`, sanitized: the private home starts with it. */
   homeGitconfig?: string;
   git: GitLayout;
 }
@@ -111,14 +112,14 @@ export function planView({ root, env, extraReads }: ViewInput): ViewPlan {
   for (const p of extraReads) if (!visible(p)) bind(p);
   const git = gitLayout(root);
   if (git.topLevel !== undefined) bind(git.topLevel);
-  const gitconfig = home !== undefined ? join(home, ".gitconfig") : undefined;
+  const gitconfig = home !== undefined ? readOrUndefined(join(home, ".gitconfig")) : undefined;
   return {
     system,
     ...(home !== undefined && home !== "/" && { home }),
     toolchains,
     binds,
     extraReads: [...extraReads],
-    ...(gitconfig !== undefined && existsSync(gitconfig) && { homeGitconfig: gitconfig }),
+    ...(gitconfig !== undefined && { homeGitconfig: sanitizeGitConfig(gitconfig) }),
     git,
   };
 }
@@ -181,6 +182,14 @@ function realOrUndefined(p: string | undefined): string | undefined {
   if (!p) return undefined;
   try {
     return realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function readOrUndefined(p: string): string | undefined {
+  try {
+    return readFileSync(p, "utf8");
   } catch {
     return undefined;
   }
