@@ -470,3 +470,65 @@ describe("check-network and sandbox-read", () => {
     expect(cli.stderr).toContain(`--sandbox-read: '${missing}' does not exist`);
   });
 });
+
+describe("the check's environment reaches only the check", () => {
+  const cc = ["/usr/bin/cc", "/usr/bin/gcc"].find(existsSync);
+
+  it.skipIf(cc === undefined)(
+    "an LD_PRELOAD from the gate's environment loads into the command only, never into unshare, sh or setpriv (it does when they get that environment)",
+    async () => {
+      const root = scratch("cg-preload-repo-");
+      const log = join(root, "preload.log");
+      const so = join(root, "mark.so");
+      writeFileSync(
+        join(root, "mark.c"),
+        `#include <stdio.h>\n__attribute__((constructor)) static void mark(void) { char c[64] = ""; FILE *p = fopen("/proc/self/comm", "r"); if (p) { fgets(c, sizeof c, p); fclose(p); } FILE *f = fopen("${log}", "a"); if (f) { fputs(c, f); fclose(f); } }\n`,
+      );
+      execFileSync(cc!, ["-shared", "-fPIC", "-o", so, join(root, "mark.c")]);
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LD_PRELOAD: so };
+      const layers = () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean);
+      // Control: the chain run with the check's environment, as before, loads it into every layer.
+      writeFileSync(log, "");
+      execFileSync(
+        "/usr/bin/unshare",
+        [
+          "--pid",
+          "--fork",
+          "--",
+          "/bin/sh",
+          "-c",
+          'exec "$@"',
+          "sh",
+          "/usr/bin/setpriv",
+          "--reuid=0",
+          "--",
+          "/bin/true",
+        ],
+        { env },
+      );
+      expect(layers()).toEqual(expect.arrayContaining(["unshare", "sh", "setpriv"]));
+
+      writeFileSync(log, "");
+      const sandbox = await openSandbox({
+        mode: "required",
+        root,
+        env: { PATH: env.PATH, HOME: scratch("cg-preload-home-") },
+        hostCommand: HOST_FROM_SOURCE,
+        memoryMb: 512,
+      });
+      try {
+        const out = await sandbox.run({
+          file: "true",
+          args: [],
+          cwd: root,
+          env,
+          timeoutMs: 60_000,
+        });
+        expect(out).toMatchObject({ kind: "exited", exitCode: 0 });
+      } finally {
+        sandbox.close();
+      }
+      expect(layers()).toEqual(["true"]);
+    },
+  );
+});
