@@ -429,6 +429,27 @@ describe("check-network and sandbox-read", () => {
     }
   });
 
+  it("a same-uid service's path socket outside the tree (as under /run/user/<uid>) is absent, even under host (it answers when off)", async () => {
+    const root = scratch("cg-sock-repo-");
+    const path = join(scratch("cg-sock-run-"), "bus");
+    const server = createServer((c) => c.end("service"));
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      const off = await openSandbox(options(root, { mode: "off" }));
+      expect((await off.run(node(root, dial(JSON.stringify(path))))).stdout).toContain("service");
+      const on = await openSandbox(options(root));
+      try {
+        expect((await on.run(node(root, dial(JSON.stringify(path))))).stdout).toContain(
+          "ERR ENOENT",
+        );
+      } finally {
+        on.close();
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it("sandbox-read: the path is readable, not writable, and named in the report (absent without it)", async () => {
     const root = scratch("cg-read-repo-");
     const data = scratch("cg-read-data-");
