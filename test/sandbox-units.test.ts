@@ -21,6 +21,7 @@ import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
 import { systemTool, untrustedReason } from "../src/sandbox/system-tools.js";
 import { resolveExtraReads } from "../src/sandbox/view.js";
+import { runCli } from "./helpers/cli.js";
 import { tempDir } from "./helpers/tmp.js";
 
 describe("sanitizeGitConfig", () => {
@@ -373,5 +374,17 @@ describe("resolveExtraReads", () => {
       "Input 'sandbox-read' path 'data' is not absolute. Write it as /path or ~/path.",
       "Input 'check-network' is 'off'. Allowed values: host, none.",
     ]);
+  });
+});
+
+describe("--check-network", () => {
+  it("rejects an unknown mode as a usage error, and the help names both new flags", async () => {
+    const root = tempDir();
+    const bad = await runCli(["run", "--root", root, "--check-network", "off"], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--check-network 'off' is not one of host, none");
+    const help = await runCli(["run", "--help"], root);
+    expect(help.stdout).toContain("--sandbox-read PATH");
+    expect(help.stdout).toContain("--check-network MODE");
   });
 });
