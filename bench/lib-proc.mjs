@@ -12,9 +12,9 @@ export const CLI = fileURLToPath(new URL("../dist/cli/index.js", import.meta.url
 const RSS_PROBE =
   'process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));';
 
-/** Run the bundled CLI once: `{ code, wallMs, rssMb, stdout, stderr }`. */
-export function runGateOnce(args, { cwd } = {}) {
-  const script = `${RSS_PROBE} await import(${JSON.stringify(CLI)});`;
+/** Run the bundled CLI (or `cli`, another build of it) once: `{ code, wallMs, rssMb, stdout, stderr }`. */
+export function runGateOnce(args, { cwd, cli = CLI } = {}) {
+  const script = `${RSS_PROBE} await import(${JSON.stringify(cli)});`;
   return timed(
     process.execPath,
     ["--input-type=module", "-e", script, "--", "contract-gate", ...args],

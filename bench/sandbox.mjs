@@ -3,7 +3,8 @@
 // unsandboxed, against a plain Node loop that spawns `true` 500 times two at
 // a time, all in the same run and interleaved. Targets: sandboxed ≤ 2× the
 // loop, unsandboxed ≤ 1.3×. Privilege is paid once (one sandbox host per run);
-// what remains per check is the namespace, setpriv and cgroup work.
+// what remains per check is the namespace, setpriv and cgroup work. The
+// allowlisted file-system view is built once per run, by the host.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,12 @@ import {
 const CHECKS = 500;
 const PARALLEL = 2;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/**
+ * Another build's CLI bundle (`dist/cli/index.js` of an earlier commit, e.g.
+ * from `git archive <rev> dist`): its sandboxed run is timed in the same
+ * interleaved rounds, so a change to the sandbox is compared side by side.
+ */
+const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
 
 const root = mkdtempSync(join(tmpdir(), "cg-bench-sandbox-"));
 try {
@@ -61,6 +68,7 @@ try {
     keep("sandboxed", await runGateOnce(args("required")));
     keep("unsandboxed", await runGateOnce(args("off")));
     keep("loop", await runNodeOnce(loop));
+    if (BASELINE_CLI) keep("baseline", await runGateOnce(args("required"), { cli: BASELINE_CLI }));
   }
 
   const base = best.loop.wallMs;
@@ -77,6 +85,8 @@ try {
   console.log(line(`contract-gate, sandbox (${report.sandbox.mechanism})`, best.sandboxed, 2));
   console.log(line("contract-gate, --sandbox off", best.unsandboxed, 1.3));
   console.log(line(`node loop: spawn true ×${CHECKS}, ${PARALLEL} at a time`, best.loop));
+  if (best.baseline)
+    console.log(line("baseline build (BENCH_BASELINE_CLI), sandbox", best.baseline));
   const perCheck = (best.sandboxed.wallMs - best.unsandboxed.wallMs) / CHECKS;
   const lane = (r) => ((r.wallMs * PARALLEL) / CHECKS).toFixed(2);
   console.log(
@@ -113,6 +123,20 @@ try {
       ["unshare (PID + mount ns, /proc) true", [...unshare, "true"]],
       ["unshare setpriv true", [...unshare, ...setpriv, "true"]],
       ["unshare sh(/proc guard) setpriv true", [...unshare, ...guard, ...setpriv, "true"]],
+      // The check's own environment is applied last, by `env -i`, after every privileged layer.
+      [
+        "unshare sh setpriv env -i true",
+        [
+          ...unshare,
+          ...guard,
+          ...setpriv,
+          "/usr/bin/env",
+          "-i",
+          "--",
+          "PATH=/usr/bin:/bin",
+          "true",
+        ],
+      ],
     ];
     // Interleaved, like the runs above, so a busy machine slows every layer alike.
     const bestMs = new Map();

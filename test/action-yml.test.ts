@@ -26,6 +26,8 @@ const INPUTS = [
   "working-directory",
   "sandbox",
   "check-memory-mb",
+  "sandbox-read",
+  "check-network",
   "if-no-contracts",
 ];
 const OUTPUTS = [

@@ -1,12 +1,27 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseInputs } from "../src/action/inputs.js";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
-import { boundaryFailed, checkEntry } from "../src/sandbox/host.js";
+import { gitLayout } from "../src/sandbox/git-dirs.js";
+import { boundaryFailed, checkEntry, withEnv } from "../src/sandbox/host.js";
 import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
 import { runnerRoot } from "../src/sandbox/index.js";
+import { systemTool, untrustedReason } from "../src/sandbox/system-tools.js";
+import { resolveExtraReads } from "../src/sandbox/view.js";
+import { runCli } from "./helpers/cli.js";
 import { tempDir } from "./helpers/tmp.js";
 
 describe("sanitizeGitConfig", () => {
@@ -227,5 +242,149 @@ describe("gitConfigFiles", () => {
     writeFileSync(join(linked, ".git"), `gitdir: ${join(main, ".git/worktrees/wt")}\n`);
     expect(gitConfigFiles(linked)).toContain(join(main, ".git/config"));
     expect(gitConfigFiles(tempDir())).toEqual([]);
+  });
+});
+
+describe("systemTool", () => {
+  it("takes the first root-owned copy writable by no one else, and says why it refused the others", () => {
+    const make = (dir: string, mode: number, uid = 0) => {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, "tool");
+      writeFileSync(path, "#!/bin/sh\n", { mode });
+      chmodSync(path, mode);
+      chownSync(path, uid, 0);
+      return path;
+    };
+    const base = tempDir();
+    make(join(base, "group-writable"), 0o775);
+    make(join(base, "not-root"), 0o755, 65534);
+    const good = make(join(base, "good"), 0o755);
+    const dirs = ["group-writable", "not-root", "good"].map((d) => join(base, d));
+    expect(systemTool("tool", dirs.join(":"))).toBe(good);
+    expect(() => systemTool("tool", dirs.slice(0, 2).join(":"))).toThrow(
+      /writable by its group.*owned by uid 65534, not root/,
+    );
+    expect(() => systemTool("absent-tool", dirs.join(":"))).toThrow(/not found/);
+    expect(untrustedReason(good)).toBeUndefined();
+  });
+
+  it("hands the check its environment only after every privileged layer (env -i)", () => {
+    expect(withEnv("/usr/bin/env", { A: "1", PATH: "/x" }, "/usr/bin/true")).toEqual([
+      "/usr/bin/env",
+      "-i",
+      "--",
+      "A=1",
+      "PATH=/x",
+      "/usr/bin/true",
+    ]);
+    const odd = spawnSync(
+      "/usr/bin/env",
+      [...withEnv("/usr/bin/env", { A: "x y" }, "/bin/echo").slice(1), "ran"],
+      { encoding: "utf8", env: { LD_DEBUG: "x" } },
+    );
+    expect(odd.stdout).toBe("ran\n");
+  });
+});
+
+describe("sanitizeGitConfig: credential helpers and includes", () => {
+  it("drops [credential] and [include] sections, including one-line forms", () => {
+    const out = sanitizeGitConfig(
+      '[user]\n\tname = R\n[credential "https://x"]\n\thelper = store\n[credential] helper = cache\n[include]\n\tpath = /secret\n[core]\n\tbare = false\n',
+    );
+    expect(out).not.toMatch(/helper|store|cache|secret/);
+    expect(out).toContain("name = R");
+    expect(out).toContain("bare = false");
+  });
+});
+
+describe("gitLayout", () => {
+  it("finds the top level above the root, nested checkouts, .git files and linked worktrees' common directories", () => {
+    const top = realpathSync(tempDir());
+    mkdirSync(join(top, ".git/modules/lib"), { recursive: true });
+    writeFileSync(join(top, ".git/config"), "");
+    writeFileSync(join(top, ".git/modules/lib/config"), "");
+    writeFileSync(join(top, ".git/modules/lib/HEAD"), "");
+    mkdirSync(join(top, "app/vendor/tool/.git"), { recursive: true });
+    writeFileSync(join(top, "app/vendor/tool/.git/config"), "");
+    mkdirSync(join(top, "app/lib"), { recursive: true });
+    writeFileSync(join(top, "app/lib/.git"), "gitdir: ../../.git/modules/lib\n");
+    const other = realpathSync(tempDir());
+    mkdirSync(join(other, ".git/worktrees/wt"), { recursive: true });
+    writeFileSync(join(other, ".git/config"), "");
+    writeFileSync(join(other, ".git/worktrees/wt/commondir"), "../..\n");
+    mkdirSync(join(top, "app/linked"));
+    writeFileSync(join(top, "app/linked/.git"), `gitdir: ${join(other, ".git/worktrees/wt")}\n`);
+    writeFileSync(join(top, "gha-creds-abc123.json"), "{}");
+    writeFileSync(join(top, "app/gha-creds-notes.txt"), "");
+
+    const layout = gitLayout(join(top, "app"));
+    expect(layout.topLevel).toBe(top);
+    expect(layout.dirs.sort()).toEqual(
+      [join(top, ".git"), join(top, "app/vendor/tool/.git"), join(other, ".git")].sort(),
+    );
+    expect(layout.files.sort()).toEqual(
+      [join(top, "app/lib/.git"), join(top, "app/linked/.git")].sort(),
+    );
+    expect(layout.configs).toEqual(
+      expect.arrayContaining([
+        join(top, ".git/config"),
+        join(top, ".git/modules/lib/config"),
+        join(top, "app/vendor/tool/.git/config"),
+        join(other, ".git/config"),
+      ]),
+    );
+    expect(layout.credentialFiles).toEqual([join(top, "gha-creds-abc123.json")]);
+    // Gated at the top level: no separate top level to bind.
+    expect(gitLayout(top).topLevel).toBeUndefined();
+  });
+});
+
+describe("resolveExtraReads", () => {
+  it("takes absolute and ~/ paths that exist; refuses relative, missing, / and paths inside the tree", () => {
+    const home = realpathSync(tempDir());
+    const root = realpathSync(tempDir());
+    mkdirSync(join(home, "data"));
+    expect(resolveExtraReads(["~/data", home], root, home)).toEqual({
+      ok: true,
+      paths: [join(home, "data"), home],
+    });
+    const error = (entry: string) => {
+      const r = resolveExtraReads([entry], root, home);
+      return r.ok ? "" : r.error;
+    };
+    expect(error("data")).toContain("is not an absolute path");
+    expect(error(join(home, "missing"))).toContain("does not exist");
+    expect(error("/")).toContain("whole file system");
+    expect(error(root)).toContain("inside the working tree");
+  });
+
+  it("parses the action inputs check-network and sandbox-read", () => {
+    const get = (inputs: Record<string, string>) => (n: string) =>
+      ({ "github-token": "t", ...inputs })[n] ?? "";
+    const ok = parseInputs(get({ "check-network": "none", "sandbox-read": "/opt/x\n~/y" }), {});
+    expect(ok.ok && ok.settings).toMatchObject({
+      checkNetwork: "none",
+      sandboxRead: ["/opt/x", "~/y"],
+    });
+    expect(parseInputs(get({}), {})).toMatchObject({
+      settings: { checkNetwork: "host", sandboxRead: [] },
+    });
+    const bad = parseInputs(get({ "check-network": "off", "sandbox-read": "data" }), {});
+    expect(bad.ok ? [] : bad.errors).toEqual([
+      "Input 'sandbox-read' path 'data' is not absolute. Write it as /path or ~/path.",
+      "Input 'check-network' is 'off'. Allowed values: host, none.",
+    ]);
+  });
+});
+
+describe("--check-network", () => {
+  it("rejects an unknown mode as a usage error, and the help names both new flags", async () => {
+    const root = tempDir();
+    const bad = await runCli(["run", "--root", root, "--check-network", "off"], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--check-network 'off' is not one of host, none");
+    const help = await runCli(["run", "--help"], root);
+    expect(help.stdout).toContain("--sandbox-read PATH");
+    expect(help.stdout).toContain("--check-network MODE");
   });
 });

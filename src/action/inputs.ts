@@ -2,7 +2,14 @@ import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
-import { DEFAULT_CHECK_MEMORY_MB, SANDBOX_MODES, type SandboxMode } from "../sandbox/index.js";
+import {
+  CHECK_NETWORKS,
+  type CheckNetwork,
+  DEFAULT_CHECK_MEMORY_MB,
+  SANDBOX_MODES,
+  type SandboxMode,
+} from "../sandbox/index.js";
+import { splitPathList } from "../sandbox/view.js";
 import { prNumberAdvice } from "./workflow-run.js";
 
 export const UNTRUSTED_COMMANDS = ["sandbox", "block", "skip", "run"] as const;
@@ -41,6 +48,10 @@ export interface ActionSettings {
   sandbox: SandboxMode;
   /** Memory cap of each sandboxed check, MiB. */
   checkMemoryMb: number;
+  /** Extra paths checks may read (read-only): absolute or `~/…`; existence is checked when the sandbox opens. */
+  sandboxRead: string[];
+  /** `host`: the runner's network; `none`: each check gets loopback only. */
+  checkNetwork: CheckNetwork;
   /** The conclusion when the `contracts` globs match no file at all (always said loudly). */
   ifNoContracts: "neutral" | "failure";
 }
@@ -57,6 +68,8 @@ export const INPUT_DEFAULTS = {
   "timeout-seconds": "120",
   sandbox: "auto",
   "check-memory-mb": String(DEFAULT_CHECK_MEMORY_MB),
+  "sandbox-read": "",
+  "check-network": "host",
   "if-no-contracts": "neutral",
 } as const;
 
@@ -126,6 +139,11 @@ export function parseInputs(
   const checkName = raw("check-name");
   if (checkName.length > 100)
     errors.push(`Input 'check-name' is ${checkName.length} characters; keep it under 100.`);
+  const sandboxRead = splitPathList(get("sandbox-read"));
+  for (const p of sandboxRead) {
+    if (!p.startsWith("/") && p !== "~" && !p.startsWith("~/"))
+      errors.push(`Input 'sandbox-read' path '${p}' is not absolute. Write it as /path or ~/path.`);
+  }
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   const wd = get("working-directory").trim();
 
@@ -144,6 +162,8 @@ export function parseInputs(
     workingDirectory: wd === "" ? workspace : resolve(workspace, wd),
     sandbox: oneOf("sandbox", SANDBOX_MODES),
     checkMemoryMb: positive("check-memory-mb", DEFAULT_CHECK_MEMORY_MB, 1024 * 1024),
+    sandboxRead,
+    checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };

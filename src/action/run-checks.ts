@@ -37,6 +37,8 @@ export function startSandbox(args: {
     env,
     hostCommand: sandboxHost,
     memoryMb: settings.checkMemoryMb,
+    extraReads: settings.sandboxRead,
+    network: settings.checkNetwork,
     ...(protect && { protect }),
   });
 }

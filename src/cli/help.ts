@@ -84,6 +84,11 @@ ${DISCOVERY}
                             available (root or sudo -n), else unsandboxed with a warning;
                             required: no sandbox, no command runs; off: never sandbox
   --check-memory-mb N       memory cap of each sandboxed check (default 4096)
+  --sandbox-read PATH       a path checks may also read (read-only), besides the tree, the system
+                            directories and the toolchains under $HOME (absolute or ~/...;
+                            repeatable or comma-separated); a missing path is a usage error
+  --check-network MODE      host (default): checks share the runner's network (service
+                            containers on localhost); none: loopback only, per check
 
 Exit codes:
   0  nothing blocks (or no contracts)

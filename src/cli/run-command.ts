@@ -13,11 +13,14 @@ import { changedSince, companionsOf, GitError } from "../run/changed.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import {
+  CHECK_NETWORKS,
+  type CheckNetwork,
   DEFAULT_CHECK_MEMORY_MB,
   openSandbox,
   SANDBOX_MODES,
   type SandboxMode,
 } from "../sandbox/index.js";
+import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { COMMAND_HELP } from "./help.js";
@@ -42,6 +45,8 @@ const OPTIONS = {
   "markdown-budget": { type: "string" },
   sandbox: { type: "string" },
   "check-memory-mb": { type: "string" },
+  "sandbox-read": { type: "string", multiple: true },
+  "check-network": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -102,7 +107,21 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     );
   }
 
+  const network = values["check-network"] ?? "host";
+  if (!(CHECK_NETWORKS as readonly string[]).includes(network)) {
+    throw new UsageError(
+      `--check-network '${network}' is not one of ${CHECK_NETWORKS.join(", ")}${didYouMean(network, CHECK_NETWORKS)}`,
+    );
+  }
+
   const root = await findRoot(io.cwd, values.root);
+  const extraReads = (values["sandbox-read"] ?? []).flatMap(splitPathList);
+  if (mode !== "off") {
+    // Before anything runs: a path checks were promised that is not there is the caller's to fix.
+    const resolved = resolveExtraReads(extraReads, root, io.env.HOME);
+    if (!resolved.ok)
+      throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
+  }
   let contracts = await loadAll(root, positionals, values.contracts, io.cwd);
   if (values["changed-since"] !== undefined) {
     let changed: Set<string>;
@@ -126,6 +145,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     env: io.env,
     hostCommand: io.sandboxHost,
     memoryMb,
+    extraReads,
+    network: network as CheckNetwork,
     ...(io.protect && { protect: io.protect }),
   });
   const shown = describeSandbox(sandbox.info);

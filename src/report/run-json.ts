@@ -54,7 +54,20 @@ const SandboxSchema = z.object({
   mechanism: z.enum(["namespaces (root)", "namespaces (sudo -n)", "none"]),
   cgroup: z.enum(["v1", "v2", "none"]),
   memoryMb: z.number().int(),
+  /** What checks saw (docs/security.md): absent without a boundary. */
+  view: z
+    .object({
+      tree: z.string(),
+      system: z.array(z.string()),
+      toolchains: z.array(z.string()),
+      extraReads: z.array(z.string()),
+      gitDirs: z.number().int(),
+      hiddenCredentials: z.number().int(),
+      network: z.enum(["host", "none"]),
+    })
+    .optional(),
   warning: z.string().optional(),
+  error: z.string().optional(),
 });
 
 /** The `run --json` report, `schemaVersion: 1`. Additive changes only within a version. */

@@ -1,13 +1,19 @@
-import type { SandboxInfo } from "./index.js";
+import type { SandboxInfo, SandboxView } from "./index.js";
 
 /**
  * How a run's sandbox reads in the log, the check run, the comment and the
  * job summary: one line always, and a warning when commands ran without the
- * boundary (or were refused for lack of it) or without caps.
+ * boundary (or were refused for lack of it) or without caps. The line names
+ * what the view holds, so a maintainer can see the boundary.
  */
 export function describeSandbox(info: SandboxInfo): { line: string; warning?: string } {
   if (info.mode === "off")
     return { line: "Sandbox: off (commands ran unsandboxed, as configured)." };
+  if (info.error !== undefined)
+    return {
+      line: `Sandbox: ${info.mode}, not built.`,
+      warning: `No command ran: ${info.error}`,
+    };
   if (info.mechanism === "none") {
     const why = info.warning ?? "no boundary available";
     return {
@@ -22,8 +28,30 @@ export function describeSandbox(info: SandboxInfo): { line: string; warning?: st
     info.cgroup === "none"
       ? "no memory or process caps"
       : `cgroup ${info.cgroup}, ${info.memoryMb} MiB per check`;
+  const view = info.view ? ` ${describeView(info.view)}` : "";
   return {
-    line: `Sandbox: ${info.mechanism}, a PID and mount namespace per check, ${caps}.`,
+    line: `Sandbox: ${info.mechanism}, a PID and mount namespace per check, ${caps}.${view}`,
     ...(info.warning !== undefined && { warning: `Sandbox: ${info.warning}.` }),
   };
+}
+
+/** "Checks saw: …": the allowlist, as docs/security.md describes it. */
+export function describeView(view: SandboxView): string {
+  const parts = [
+    `the working tree (read-write; ${view.gitDirs === 1 ? "its git directory" : `${view.gitDirs} git directories`} read-only)`,
+    `${view.system.join(", ")} (read-only)`,
+    view.toolchains.length > 0
+      ? `a private $HOME with ${view.toolchains.join(", ")} (read-only)`
+      : "an empty private $HOME",
+    "private /tmp",
+  ];
+  if (view.extraReads.length > 0)
+    parts.push(`sandbox-read ${view.extraReads.join(", ")} (read-only)`);
+  const hidden =
+    view.hiddenCredentials > 0 ? ` ${view.hiddenCredentials} credential file(s) hidden.` : "";
+  const net =
+    view.network === "none"
+      ? "no network (loopback only)"
+      : "the runner's network (check-network: host)";
+  return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}`;
 }

@@ -2,21 +2,27 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
- * `.git/config` as checks see it: `actions/checkout` persists the job token
- * there (`http.<url>.extraheader = AUTHORIZATION: basic …`), and remotes can
- * carry `https://user:token@host` URLs. Both are dropped; the rest stays, so
- * git inside a check behaves as on the runner. Conservative by line: a
- * continuation line of a dropped value is dropped too.
+ * A git config as checks see it: `actions/checkout` persists the job token
+ * there (`http.<url>.extraheader = AUTHORIZATION: basic …`), remotes can
+ * carry `https://user:token@host` URLs, and `credential.*` names a helper
+ * that hands out stored passwords. All three are dropped, and so are
+ * `include`/`includeIf` sections (they would pull in a file no one
+ * sanitized); the rest stays, so git inside a check behaves as on the
+ * runner. Conservative by line: a continuation line of a dropped value is
+ * dropped too.
  */
 export function sanitizeGitConfig(text: string): string {
   const out: string[] = [];
   let dropping = false;
+  let droppedSection = false;
   for (const line of text.split("\n")) {
     if (dropping) {
       dropping = line.trimEnd().endsWith("\\");
       continue;
     }
-    if (/^\s*extraheader\s*(=|$)/i.test(line)) {
+    const header = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
+    if (header) droppedSection = /^(credential|include|includeif)(\.|$)/i.test(header[1]!);
+    if (droppedSection || /^\s*extraheader\s*(=|$)/i.test(line)) {
       dropping = line.trimEnd().endsWith("\\");
       continue;
     }

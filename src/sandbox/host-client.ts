@@ -9,6 +9,7 @@ import {
   type HostRequest,
   type Limit,
 } from "./protocol.js";
+import { hostEnv } from "./system-tools.js";
 
 const START_TIMEOUT_MS = 60_000;
 
@@ -49,7 +50,8 @@ export class HostConnection {
       try {
         child = spawn(argv[0]!, [...argv.slice(1), JSON.stringify(config)], {
           stdio: ["pipe", "pipe", "pipe"],
-          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" },
+          // Built, never inherited: the gate's PATH may start in the tree (node_modules/.bin).
+          env: hostEnv(),
         });
       } catch (e) {
         resolve({ ok: false, error: (e as Error).message });

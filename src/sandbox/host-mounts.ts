@@ -1,29 +1,49 @@
 import { posix } from "node:path";
 import type { HostConfig } from "./protocol.js";
+import { type HostTools, hostTools, SYSTEM_PATH } from "./system-tools.js";
 
 /**
- * The mount namespace every check sees, as shell steps for util-linux
- * `mount`, run once by the host inside its private mount namespace:
+ * The mount namespace every check sees, as shell steps, run once per run by
+ * the host inside its private mount namespace. It is an allowlist
+ * (docs/security.md, "What a check sees"): `R` (`stage/root`) starts as an
+ * empty tmpfs, and only these are put in it:
  *
- * - `R` (`stage/root`) is a recursive bind of `/`, every mount read-only, so
- *   nothing outside the working tree changes as later steps see it, whatever
- *   uid the check has (a capability-less root still owns root's files);
- * - a minimal `/dev` (no disks, consoles or kvm: a capability-less root still
- *   owns root's device nodes), fresh tmpfs on `/tmp` and `/dev/shm`, an overlay on `$HOME` whose writes
- *   land in a throw-away layer (caches work, dotfiles stay as they were);
- * - `RUNNER_TEMP` empty, file-command directories empty and read-only;
- * - the working tree bound read-write, its `.git/config` replaced by a
- *   sanitized read-only copy, the action's own files read-only.
+ * - the system directories, each bound read-only (merged-`/usr` symlinks
+ *   such as `/bin -> usr/bin` recreated as they are);
+ * - a minimal `/dev`, fresh tmpfs on `/tmp` and `/dev/shm`, an empty
+ *   private `$HOME` owned by the check's uid, and a mount point for the
+ *   check's own `/proc`;
+ * - read-only binds: toolchains under `$HOME`, the tool cache, the
+ *   resolver's file, `sandbox-read`, and the repository's top level when
+ *   the working tree lies below it;
+ * - the working tree, read-write; inside it (and wherever they are) every
+ *   git directory and `.git` file read-only onto itself, sanitized copies of
+ *   every git config, credential files hidden, the action's own files
+ *   read-only.
  *
- * Part one binds; the host then reads `/proc/self/mountinfo` (which mounts
- * the bind brought along) and part two makes each read-only and builds on it.
+ * Then `R` itself turns read-only: a check can create nothing outside its
+ * private directories. Part one (`stageScript`) binds the system; the host
+ * reads `/proc/self/mountinfo` (which mounts the binds brought along) and
+ * part two (`layoutScript`) makes each read-only and builds on it. Every
+ * program is named by the absolute path `hostTools` resolved.
  */
-export function stageScript(stage: string): string {
-  return script([
-    ["mount", "-t", "tmpfs", "-o", "mode=0700", "cg-stage", stage],
-    ["mkdir", "-p", `${stage}/root`, `${stage}/private`],
-    ["mount", "--rbind", "/", `${stage}/root`],
-  ]);
+export function stageScript(
+  stage: string,
+  system: readonly { path: string; link?: string }[] = [],
+  tools: HostTools = hostTools(),
+): string {
+  const R = `${stage}/root`;
+  const steps: Step[] = [
+    [tools.mount, "-t", "tmpfs", "-o", "mode=0700", "cg-stage", stage],
+    [tools.mkdir, "-p", R, `${stage}/private`],
+    [tools.mount, "-t", "tmpfs", "-o", "mode=0755", "cg-root", R],
+  ];
+  for (const s of system) {
+    const at = posix.join(R, s.path);
+    if (s.link !== undefined) steps.push([tools.ln, "-s", s.link, at]);
+    else steps.push([tools.mkdir, "-p", at], [tools.mount, "--rbind", s.path, at]);
+  }
+  return script(steps);
 }
 
 export interface LayoutInput {
@@ -33,75 +53,128 @@ export interface LayoutInput {
   mountPoints: readonly string[];
   /** Git config files (absolute) whose sanitized copies are `stage/private/git-config-<i>`. */
   gitConfigs: readonly string[];
+  tools?: HostTools;
 }
 
-export function layoutScript({ stage, config, mountPoints, gitConfigs }: LayoutInput): string {
+export function layoutScript({
+  stage,
+  config,
+  mountPoints,
+  gitConfigs,
+  tools = hostTools(),
+}: LayoutInput): string {
   const R = `${stage}/root`;
   const P = `${stage}/private`;
+  const { mount, mkdir, chown } = tools;
   const at = (p: string) => posix.join(R, p);
   const owner = `uid=${config.uid},gid=${config.gid}`;
   // Under /proc a failure is harmless: every check mounts its own /proc over it.
-  const steps: Step[] = mountPoints.map((m) =>
-    m.startsWith(`${R}/proc/`)
-      ? { raw: `mount -o remount,bind,ro ${q(m)} 2>/dev/null || true` }
-      : ["mount", "-o", "remount,bind,ro", m],
-  );
-  steps.push(["mount", "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-tmp", at("/tmp")]);
-  steps.push(...minimalDev(at("/dev")));
-  if (config.home !== undefined && config.home !== "/") {
-    const up = `${P}/home-up`;
-    const work = `${P}/home-work`;
-    steps.push(["mkdir", "-p", up, work], ensureDir(at(config.home)));
-    steps.push(["chown", `--reference=${config.home}`, up]);
-    steps.push(["chmod", `--reference=${config.home}`, up]);
-    // An overlay keeps toolchains under $HOME (~/.cargo, ~/.rustup) usable;
-    // where overlayfs is missing, an empty private home still protects the real one.
-    steps.push({
-      raw: `mount -t overlay -o ${q(`lowerdir=${config.home},upperdir=${up},workdir=${work}`)} cg-home ${q(at(config.home))} 2>/dev/null || mount -t tmpfs -o ${q(`mode=0700,${owner}`)} cg-home ${q(at(config.home))}`,
+  const steps: Step[] = mountPoints
+    .filter((m) => m !== R)
+    .map((m) =>
+      m.startsWith(`${R}/proc/`)
+        ? { raw: `${q(mount)} -o remount,bind,ro ${q(m)} 2>/dev/null || true` }
+        : [mount, "-o", "remount,bind,ro", m],
+    );
+  steps.push([mkdir, "-p", at("/proc"), at("/tmp"), at("/dev")]);
+  steps.push([mount, "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-tmp", at("/tmp")]);
+  steps.push(...minimalDev(at("/dev"), tools));
+
+  // Parents first, so a later mount point may lie inside an earlier mount.
+  type Op = { path: string; steps: Step[] };
+  const ops: Op[] = [];
+  const home = config.home !== undefined && config.home !== "/" ? config.home : undefined;
+  if (home !== undefined) {
+    ops.push({
+      path: home,
+      steps: [
+        ensureDir(at(home), tools),
+        [mount, "-t", "tmpfs", "-o", `mode=0700,${owner}`, "cg-home", at(home)],
+      ],
     });
   }
+  for (const b of config.binds ?? []) {
+    const pre: Step[] = [];
+    // Directories the host makes inside the private home belong to the check's uid.
+    if (home !== undefined && b.target.startsWith(`${home}/`)) {
+      let dir = home;
+      for (const part of posix.relative(home, posix.dirname(b.target)).split("/").filter(Boolean)) {
+        dir = posix.join(dir, part);
+        pre.push({
+          raw: `${q(mkdir)} -p ${q(at(dir))} && ${q(chown)} ${config.uid}:${config.gid} ${q(at(dir))}`,
+        });
+      }
+    }
+    pre.push({
+      raw: `if test -d ${q(b.source)}; then ${q(mkdir)} -p ${q(at(b.target))} 2>/dev/null || test -d ${q(at(b.target))}; else ${q(mkdir)} -p ${q(at(posix.dirname(b.target)))} 2>/dev/null; test -e ${q(at(b.target))} || : > ${q(at(b.target))}; fi`,
+    });
+    ops.push({
+      path: b.target,
+      steps: [
+        ...pre,
+        [mount, "--bind", b.source, at(b.target)],
+        [mount, "-o", "remount,bind,ro", at(b.target)],
+      ],
+    });
+  }
+  ops.push({
+    path: config.root,
+    steps: [
+      { raw: `${q(mkdir)} -p ${q(at(config.root))} 2>/dev/null || test -d ${q(at(config.root))}` },
+    ],
+  });
+  ops.sort((a, b) => depth(a.path) - depth(b.path));
+  for (const op of ops) steps.push(...op.steps);
   for (const d of config.emptyDirs) {
-    steps.push(ensureDir(at(d)));
     steps.push({
       when: at(d),
-      run: ["mount", "-t", "tmpfs", "-o", `mode=0700,${owner}`, "cg-empty", at(d)],
+      run: [mount, "-t", "tmpfs", "-o", `mode=0700,${owner}`, "cg-empty", at(d)],
     });
   }
-  steps.push({
-    raw: `mkdir -p ${q(at(config.root))} 2>/dev/null || test -d ${q(at(config.root))}`,
-  });
-  steps.push(["mount", "--bind", config.root, at(config.root)]);
+  steps.push([mount, "--bind", config.root, at(config.root)]);
   for (const d of config.hiddenDirs) {
     steps.push({
       when: at(d),
-      run: ["mount", "-t", "tmpfs", "-o", "ro,mode=0555", "cg-hidden", at(d)],
+      run: [mount, "-t", "tmpfs", "-o", "ro,mode=0555", "cg-hidden", at(d)],
     });
   }
+  // Git metadata: read-only on the directories themselves, wherever they are.
+  for (const d of config.gitDirs ?? []) {
+    steps.push(ensureDir(at(d), tools), ...readOnlyBind(d, at(d), false, mount));
+  }
+  for (const f of config.gitFiles ?? []) steps.push(...readOnlyBind(f, at(f), true, mount));
   steps.push({ raw: `: > ${q(`${P}/empty`)}` });
-  for (const f of config.hiddenFiles) steps.push(...readOnlyBind(`${P}/empty`, at(f), true));
+  for (const f of config.hiddenFiles) steps.push(...readOnlyBind(`${P}/empty`, at(f), true, mount));
   for (const [i, file] of gitConfigs.entries()) {
     // Optional: a config hidden by an earlier layer (under /tmp, say) is unreadable anyway.
-    steps.push(...readOnlyBind(`${P}/git-config-${i}`, at(file), true));
+    steps.push(...readOnlyBind(`${P}/git-config-${i}`, at(file), true, mount));
   }
-  for (const p of config.readOnly) steps.push(...readOnlyBind(at(p), at(p), true));
+  for (const p of config.readOnly) steps.push(...readOnlyBind(at(p), at(p), true, mount));
+  // Last: nothing outside the private directories can be created any more.
+  steps.push([mount, "-o", "remount,bind,ro", R]);
   return script(steps);
 }
 
 type Step = string[] | { when: string; run: string[] } | { raw: string };
 
+function depth(p: string): number {
+  return p.split("/").filter(Boolean).length;
+}
+
 /** The devices programs expect, as bubblewrap's `--dev` gives them, and nothing else. */
 const DEVICES = ["null", "zero", "full", "random", "urandom", "tty"];
 
-function minimalDev(dev: string): Step[] {
-  const steps: Step[] = [["mount", "-t", "tmpfs", "-o", "mode=0755,nosuid,noexec", "cg-dev", dev]];
+function minimalDev(dev: string, tools: HostTools): Step[] {
+  const { mount, mkdir, ln } = tools;
+  const steps: Step[] = [[mount, "-t", "tmpfs", "-o", "mode=0755,nosuid,noexec", "cg-dev", dev]];
   for (const d of DEVICES) {
-    steps.push({ raw: `: > ${q(`${dev}/${d}`)}` }, ["mount", "--bind", `/dev/${d}`, `${dev}/${d}`]);
+    steps.push({ raw: `: > ${q(`${dev}/${d}`)}` }, [mount, "--bind", `/dev/${d}`, `${dev}/${d}`]);
   }
-  steps.push(["mkdir", `${dev}/shm`, `${dev}/pts`]);
-  steps.push(["mount", "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-shm", `${dev}/shm`]);
+  steps.push([mkdir, `${dev}/shm`, `${dev}/pts`]);
+  steps.push([mount, "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-shm", `${dev}/shm`]);
   // A private pty instance for tools that need a terminal; none is fine too.
   steps.push({
-    raw: `mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 cg-pts ${q(`${dev}/pts`)} 2>/dev/null && ln -s pts/ptmx ${q(`${dev}/ptmx`)} || true`,
+    raw: `${q(mount)} -t devpts -o newinstance,ptmxmode=0666,mode=0620 cg-pts ${q(`${dev}/pts`)} 2>/dev/null && ${q(ln)} -s pts/ptmx ${q(`${dev}/ptmx`)} || true`,
   });
   for (const [name, target] of [
     ["fd", "/proc/self/fd"],
@@ -109,19 +182,19 @@ function minimalDev(dev: string): Step[] {
     ["stdout", "/proc/self/fd/1"],
     ["stderr", "/proc/self/fd/2"],
   ] as const) {
-    steps.push(["ln", "-s", target, `${dev}/${name}`]);
+    steps.push([ln, "-s", target, `${dev}/${name}`]);
   }
   return steps;
 }
 
-/** A mount point that a tmpfs laid down earlier (on /tmp, say) may have hidden. */
-function ensureDir(path: string): Step {
-  return { raw: `mkdir -p ${q(path)} 2>/dev/null || test -d ${q(path)}` };
+/** A mount point inside a tmpfs laid down earlier (R, /tmp, the home). */
+function ensureDir(path: string, tools: HostTools): Step {
+  return { raw: `${q(tools.mkdir)} -p ${q(path)} 2>/dev/null || test -d ${q(path)}` };
 }
 
-function readOnlyBind(source: string, target: string, optional: boolean): Step[] {
-  const bind = ["mount", "--bind", source, target];
-  const ro = ["mount", "-o", "remount,bind,ro", target];
+function readOnlyBind(source: string, target: string, optional: boolean, mount: string): Step[] {
+  const bind = [mount, "--bind", source, target];
+  const ro = [mount, "-o", "remount,bind,ro", target];
   if (!optional) return [bind, ro];
   return [
     { when: target, run: bind },
@@ -130,7 +203,8 @@ function readOnlyBind(source: string, target: string, optional: boolean): Step[]
 }
 
 function script(steps: readonly Step[]): string {
-  const lines = ["set -e"];
+  // The PATH, too, is the system's: `test` and `:` are built-ins, and nothing else runs by name.
+  const lines = ["set -e", `PATH=${SYSTEM_PATH}`];
   for (const s of steps) {
     if (Array.isArray(s)) lines.push(s.map(q).join(" "));
     else if ("raw" in s) lines.push(s.raw);

@@ -1,11 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   accessSync,
+  chownSync,
   closeSync,
   constants,
+  lstatSync,
   mkdtempSync,
   openSync,
   readFileSync,
+  readlinkSync,
   rmdirSync,
   statSync,
   writeFileSync,
@@ -22,6 +25,7 @@ import {
   type HostEvent,
   HostRequestSchema,
 } from "./protocol.js";
+import { type HostTools, hostEnv, hostTools, systemTool } from "./system-tools.js";
 
 /**
  * The sandbox host: started once per run (as root, or through `sudo -n`)
@@ -38,10 +42,15 @@ export function runSandboxHost(rawConfig: string): void {
   let stage: string;
   let cgroups: CgroupHost | undefined;
   let cgroupError: string | undefined;
+  let tools: HostTools;
+  let ip: string | undefined;
   try {
     config = HostConfigSchema.parse(JSON.parse(rawConfig));
+    // Resolved once, from the system PATH only: nothing the host runs is looked up again.
+    tools = hostTools();
+    if (config.network === "none") ip = systemTool("ip");
     stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
-    buildLayout(stage, config);
+    buildLayout(stage, config, tools);
     const cg = openCgroups(config.memoryMb, config.pidsMax);
     if (cg.ok) cgroups = cg.host;
     else cgroupError = cg.error;
@@ -49,7 +58,6 @@ export function runSandboxHost(rawConfig: string): void {
     send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
     process.exit(1);
   }
-  const tools = { setpriv: which("setpriv"), unshare: which("unshare"), mount: which("mount") };
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
   const pool = cgroups && new GroupPool(cgroups);
@@ -69,7 +77,7 @@ export function runSandboxHost(rawConfig: string): void {
       cgroups?.close();
       try {
         // The stage is a mount point in this namespace only: detach, then remove the empty dir.
-        execFileSync("umount", ["-l", stage], { stdio: "ignore" });
+        execFileSync(tools.umount, ["-l", stage], { stdio: "ignore", env: hostEnv() });
         rmdirSync(stage);
       } catch {}
       process.exit(0);
@@ -121,10 +129,11 @@ export function runSandboxHost(rawConfig: string): void {
       "--fork",
       "--mount-proc",
       "--kill-child",
+      ...(ip !== undefined ? ["--net"] : []),
       `--root=${root}`,
       `--wd=${cwd}`,
       "--",
-      ...checkEntry(joinFds.length, config.uid === 0 ? tools.mount : undefined),
+      ...checkEntry(joinFds.length, config.uid === 0 ? tools.mount : undefined, ip),
       tools.setpriv,
       `--reuid=${config.uid}`,
       `--regid=${config.gid}`,
@@ -134,16 +143,19 @@ export function runSandboxHost(rawConfig: string): void {
       "--inh-caps=-all",
       "--ambient-caps=-all",
       "--",
-      resolved.path,
+      ...withEnv(tools.env, env, resolved.path),
       ...args,
     ];
     let child: ChildProcess;
     try {
       // detached: a session of its own. Process groups cross PID namespaces, so
       // in ours a check's `kill 0` would reach the host and the gate.
+      // Every layer that runs with privilege (unshare, the entry shell, setpriv)
+      // gets the host's built environment: the check's (LD_PRELOAD, say) would
+      // steer them. `env -i` hands the check its own only after setpriv dropped everything.
       child = spawn(tools.unshare, argv, {
         cwd: "/",
-        env,
+        env: hostEnv(),
         detached: true,
         stdio: ["ignore", "pipe", "pipe", ...joinFds],
       });
@@ -232,8 +244,8 @@ const SELF = "contract-gate-sandbox";
  * capability and runs with the check's PATH, whose entries may point into the
  * writable tree (`node_modules/.bin`, `.`), so a bare name would run the PR's own.
  */
-export function checkEntry(groupFds: number, mount?: string): string[] {
-  if (groupFds === 0 && mount === undefined) return [];
+export function checkEntry(groupFds: number, mount?: string, ip?: string): string[] {
+  if (groupFds === 0 && mount === undefined && ip === undefined) return [];
   const lines: string[] = [];
   const fds = Array.from({ length: groupFds }, (_, i) => i + 3);
   for (const fd of fds) {
@@ -248,8 +260,27 @@ export function checkEntry(groupFds: number, mount?: string): string[] {
     lines.push(protect("/proc/sys"));
     lines.push(`if [ -e /proc/sysrq-trigger ]; then ${protect("/proc/sysrq-trigger")}; fi`);
   }
+  if (ip !== undefined) {
+    // check-network: none: a fresh network namespace has only `lo`, and it is down.
+    lines.push(
+      `${q(ip)} link set lo up 2>/dev/null || ${fail("cannot bring up the loopback interface")}`,
+    );
+  }
   lines.push('exec "$@"');
   return ["/bin/sh", "-c", lines.join("\n"), "sh"];
+}
+
+/**
+ * The check's command as `env -i NAME=VALUE… command`: the one environment
+ * the command gets, applied after every privileged layer. A command whose
+ * path holds `=` would read as an assignment: a shell then execs it.
+ */
+export function withEnv(envTool: string, env: Record<string, string>, command: string): string[] {
+  const assignments = Object.entries(env)
+    .filter(([k]) => k !== "" && !k.includes("="))
+    .map(([k, v]) => `${k}=${v}`);
+  const exec = command.includes("=") ? ["/bin/sh", "-c", 'exec "$0" "$@"', command] : [command];
+  return [envTool, "-i", "--", ...assignments, ...exec];
 }
 
 function fail(message: string): string {
@@ -282,21 +313,30 @@ class FirstBytes {
   }
 }
 
-function buildLayout(stage: string, config: HostConfig): void {
+function buildLayout(stage: string, config: HostConfig, tools: HostTools): void {
   const sh = (text: string) =>
-    execFileSync("sh", ["-c", text], { stdio: ["ignore", "ignore", "pipe"] });
-  sh(stageScript(stage));
+    execFileSync(tools.sh, ["-c", text], { stdio: ["ignore", "ignore", "pipe"], env: hostEnv() });
+  const system = (config.system ?? []).map((path) =>
+    lstatSync(path).isSymbolicLink() ? { path, link: readlinkSync(path) } : { path },
+  );
+  sh(stageScript(stage, system, tools));
   const root = `${stage}/root`;
   const mountPoints = readFileSync("/proc/self/mountinfo", "utf8")
     .split("\n")
     .map((l) => unescapeMount(l.split(" ")[4] ?? ""))
     .filter((m) => m === root || m.startsWith(`${root}/`));
-  const gitConfigs = gitConfigFiles(config.root);
+  const gitConfigs = config.gitConfigs ?? gitConfigFiles(config.root);
   for (const [i, file] of gitConfigs.entries()) {
     const text = readFileSync(file, "utf8");
     writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
-  sh(layoutScript({ stage, config, mountPoints, gitConfigs }));
+  sh(layoutScript({ stage, config, mountPoints, gitConfigs, tools }));
+  if (config.home !== undefined && config.homeGitconfig !== undefined) {
+    // The private home starts with the runner's git identity and settings, never its credentials.
+    const copy = posix.join(root, config.home, ".gitconfig");
+    writeFileSync(copy, config.homeGitconfig, { mode: 0o644 });
+    chownSync(copy, config.uid, config.gid);
+  }
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
@@ -329,16 +369,6 @@ function resolveCommand(
     }
   }
   return { ok: false, code: denied ? "EACCES" : "ENOENT" };
-}
-
-function which(tool: string): string {
-  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
-    try {
-      accessSync(`${dir}/${tool}`, constants.X_OK);
-      return `${dir}/${tool}`;
-    } catch {}
-  }
-  throw new Error(`${tool} not found (util-linux and a POSIX sh are required)`);
 }
 
 function safeJson(line: string): unknown {

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   type ProcessOptions,
@@ -9,6 +9,8 @@ import {
 } from "../process/run-process.js";
 import { HostConnection } from "./host-client.js";
 import type { HostConfig } from "./protocol.js";
+import { systemTool, untrustedReason } from "./system-tools.js";
+import { planView, resolveExtraReads, type ViewPlan } from "./view.js";
 
 /** `auto`: the boundary when one is available; `required`: no command runs without it; `off`. */
 export type SandboxMode = "auto" | "required" | "off";
@@ -19,6 +21,27 @@ export const DEFAULT_CHECK_MEMORY_MB = 4096;
 /** Per-check process (task) cap: room for parallel test runners and their threads. */
 export const DEFAULT_CHECK_PIDS = 4096;
 
+/** `host`: the runner's network (service containers on localhost); `none`: loopback only. */
+export type CheckNetwork = "host" | "none";
+export const CHECK_NETWORKS = ["host", "none"] as const;
+
+/** What a check's view holds, as the report names it (docs/security.md). */
+export interface SandboxView {
+  /** The working tree, read-write. */
+  tree: string;
+  /** System directories, read-only. */
+  system: string[];
+  /** Toolchains bound read-only into the private home, as `~/…`. */
+  toolchains: string[];
+  /** `sandbox-read`, read-only. */
+  extraReads: string[];
+  /** Git directories mounted read-only. */
+  gitDirs: number;
+  /** Credential files hidden (`gha-creds-*.json`). */
+  hiddenCredentials: number;
+  network: CheckNetwork;
+}
+
 /** What the run used, for the log, the JSON report and the check run. */
 export interface SandboxInfo {
   mode: SandboxMode;
@@ -27,8 +50,12 @@ export interface SandboxInfo {
   /** Where the caps come from; `none` without a boundary or without cgroups. */
   cgroup: "v1" | "v2" | "none";
   memoryMb: number;
+  /** What checks saw, when there was a boundary. */
+  view?: SandboxView;
   /** Why there is no boundary (or no caps): shown with the warning. */
   warning?: string;
+  /** The boundary was asked for something it cannot give (a `sandbox-read` path missing): no command ran. */
+  error?: string;
 }
 
 export interface SandboxOptions {
@@ -47,6 +74,10 @@ export interface SandboxOptions {
   sudo?: string;
   /** Run checks as this user rather than the gate's own (tests: the non-root path on a root machine). */
   user?: { uid: number; gid: number };
+  /** `sandbox-read`: extra paths checks see read-only (absolute or `~/…`; each must exist). */
+  extraReads?: readonly string[];
+  /** Default `host`. */
+  network?: CheckNetwork;
 }
 
 export interface Sandbox {
@@ -84,7 +115,17 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     close: () => {},
   });
   if (opts.mode === "off") return unsandboxed();
-  const found = await findBoundary(opts);
+  // A wrong sandbox-read is the workflow's mistake, not a missing boundary:
+  // no mode runs a command past it.
+  const extra = resolveExtraReads(opts.extraReads ?? [], opts.root, opts.env.HOME);
+  if (!extra.ok) {
+    return {
+      info: { mode: opts.mode, mechanism: "none", cgroup: "none", memoryMb, error: extra.error },
+      run: (o) => runCollected(o, async () => ({ kind: "boundary", reason: extra.error })),
+      close: () => {},
+    };
+  }
+  const found = await findBoundary(opts, extra.paths);
   if (found.ok) return found.sandbox;
   if (opts.mode === "auto") return unsandboxed(found.error);
   const reason =
@@ -100,6 +141,7 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
 
 async function findBoundary(
   opts: SandboxOptions,
+  extraReads: string[],
 ): Promise<{ ok: true; sandbox: Sandbox } | { ok: false; error: string }> {
   if (process.platform !== "linux")
     return {
@@ -107,16 +149,29 @@ async function findBoundary(
       error: `no supported sandbox on ${process.platform} (Linux namespaces are required)`,
     };
   if (!opts.hostCommand) return { ok: false, error: "this build cannot start a sandbox host" };
-  const unshare = ["/usr/bin/unshare", "/bin/unshare"].find((p) => existsSync(p));
-  if (!unshare) return { ok: false, error: "util-linux unshare is not installed" };
-  let config: HostConfig;
+  const root = process.getuid?.() === 0 && opts.sudo === undefined;
+  // By absolute paths from the system PATH, each root's and writable by no one
+  // else: what the gate's PATH finds first may be the pull request's own.
+  let unshare: string;
+  let sudo: string | undefined;
   try {
-    config = hostConfig(opts);
+    unshare = systemTool("unshare");
+    if (!root) {
+      sudo = opts.sudo ?? systemTool("sudo");
+      const why = untrustedReason(sudo);
+      if (why !== undefined) throw new Error(`sudo: ${why}`);
+    }
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+  let config: HostConfig;
+  let plan: ViewPlan;
+  try {
+    ({ config, plan } = hostConfig(opts, extraReads));
   } catch (e) {
     return { ok: false, error: `cannot describe the boundary: ${(e as Error).message}` };
   }
-  const root = process.getuid?.() === 0 && opts.sudo === undefined;
-  const launcher = root ? [] : [opts.sudo ?? "sudo", "-n", "--"];
+  const launcher = sudo === undefined ? [] : [sudo, "-n", "--"];
   const mechanism = root ? "namespaces (root)" : "namespaces (sudo -n)";
   const started = await HostConnection.start(
     // The host is PID 1 of a namespace of its own: however it dies (even
@@ -156,6 +211,15 @@ async function findBoundary(
         mechanism,
         cgroup: started.cgroup,
         memoryMb: opts.memoryMb,
+        view: {
+          tree: config.root,
+          system: plan.system,
+          toolchains: plan.toolchains,
+          extraReads: plan.extraReads,
+          gitDirs: plan.git.dirs.length,
+          hiddenCredentials: plan.git.credentialFiles.length,
+          network: opts.network ?? "host",
+        },
         ...(cgroupWarning && { warning: cgroupWarning }),
       },
       run,
@@ -186,7 +250,10 @@ echo boundary-ok`;
   return (out.stdout + out.stderrTail).trim().slice(0, 300) || out.kind;
 }
 
-function hostConfig(opts: SandboxOptions): HostConfig {
+function hostConfig(
+  opts: SandboxOptions,
+  extraReads: string[],
+): { config: HostConfig; plan: ViewPlan } {
   const env = opts.env;
   const real = (p: string | undefined) => {
     if (!p) return undefined;
@@ -207,25 +274,35 @@ function hostConfig(opts: SandboxOptions): HostConfig {
   const secretFiles = runner ? RUNNER_SECRETS.map((f) => join(runner, f)) : [];
   const home = real(env.HOME);
   const root = realpathSync(opts.root);
+  const plan = planView({ root, env, extraReads });
   // A protected path that holds the tree (the gate checking its own repository,
   // a local `uses: ./` action) would freeze the tree itself: there the PR's
   // code is the gate anyway, so only paths beside or inside the tree are kept.
   const protect = (opts.protect ?? [])
     .map(real)
     .filter((p): p is string => p !== undefined && p !== root && !root.startsWith(`${p}/`));
-  return {
+  const config: HostConfig = {
     root,
     uid: opts.user?.uid ?? process.getuid?.() ?? 0,
     gid: opts.user?.gid ?? process.getgid?.() ?? 0,
-    ...(home !== undefined && { home }),
-    // Parents first: a later tmpfs may need a mount point inside an earlier one.
+    ...(home !== undefined && plan.home !== undefined && { home }),
+    // The view is an allowlist: these exist in it only where an allowed path
+    // holds them (a self-hosted runner under /opt, a sandbox-read), and are then covered.
     emptyDirs: runnerTemp ? [runnerTemp] : [],
     hiddenDirs: [...hiddenDirs],
-    hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS],
+    hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS, ...plan.git.credentialFiles],
     readOnly: protect,
     memoryMb: opts.memoryMb,
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
+    system: plan.system,
+    binds: plan.binds,
+    gitDirs: plan.git.dirs,
+    gitFiles: plan.git.files,
+    gitConfigs: plan.git.configs,
+    ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
+    network: opts.network ?? "host",
   };
+  return { config, plan };
 }
 
 /**

@@ -13,7 +13,7 @@ export const HostConfigSchema = z.object({
   /** The uid/gid checks run as: the gate's own, so files they write stay the runner's. */
   uid: z.number().int().nonnegative(),
   gid: z.number().int().nonnegative(),
-  /** Overlaid with a throw-away upper layer: readable, writes vanish with the run. */
+  /** A private, empty home at this path: writable, thrown away with the run. */
   home: z.string().optional(),
   /** Replaced by empty writable tmpfs (e.g. RUNNER_TEMP). */
   emptyDirs: z.array(z.string()),
@@ -23,6 +23,23 @@ export const HostConfigSchema = z.object({
   hiddenFiles: z.array(z.string()),
   /** Kept read-only even inside the working tree (the action's own files). */
   readOnly: z.array(z.string()),
+  /**
+   * The allowlisted view (docs/security.md): top-level system paths bound
+   * read-only (symlinks recreated); nothing else of the machine exists.
+   */
+  system: z.array(z.string()).optional(),
+  /** Read-only binds: toolchains into the private home, the tool cache, `sandbox-read`. */
+  binds: z.array(z.object({ source: z.string(), target: z.string() })).optional(),
+  /** Git directories mounted read-only onto themselves. */
+  gitDirs: z.array(z.string()).optional(),
+  /** `.git` files mounted read-only onto themselves. */
+  gitFiles: z.array(z.string()).optional(),
+  /** Git config files checks see sanitized copies of. */
+  gitConfigs: z.array(z.string()).optional(),
+  /** The runner's `~/.gitconfig`, already sanitized (read by the gate, as the runner's user): it starts the private home. */
+  homeGitconfig: z.string().optional(),
+  /** `none`: every check in a network namespace of its own, loopback only. */
+  network: z.enum(["host", "none"]).optional(),
   /** 0 = no memory cap. */
   memoryMb: z.number().int().nonnegative(),
   /** 0 = no process cap. */
