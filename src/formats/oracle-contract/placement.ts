@@ -83,6 +83,7 @@ export function checkPlacement(
     if (doc.hidden[i]) continue;
     const raw = doc.lines[i]!;
     if (doc.partlyHidden[i]) partlyHidden(doc, i, problems);
+    if (dialect.wholeFile) misplacedGate(doc, i, problems);
     // A line starting with any other ASCII character reads as itself and
     // can be none of the things checked below: skip it (most prose).
     if (!mayMatter(raw)) continue;
@@ -131,6 +132,37 @@ export function checkPlacement(
     }
     if (!keyword) criteriaNearMiss(doc, i, read, problems);
   }
+}
+
+/** A gate line (`- [ ] <id>:`) indented or inside a blockquote; `m[1]` is what precedes it. */
+const NESTED_GATE =
+  /^((?:[ \t]*>)+[ \t]*|[ \t]+)[-*+][ \t]+\[[ xX]\][ \t]+[A-Za-z0-9][A-Za-z0-9._-]*:/;
+
+/**
+ * A ledger's gates start at column 0. GitHub shows an indented or quoted
+ * `- [ ] G2: ...` as a task like any other, with its CHECK: beside it, but
+ * the ledger reader does not read it as a gate: the reviewer would see a
+ * gate that never runs. Refused, as hidden structure is.
+ */
+function misplacedGate(doc: Doc, i: number, problems: ProblemSink): void {
+  const raw = doc.lines[i]!;
+  const c = raw[0];
+  if (c !== " " && c !== "\t" && c !== ">") return;
+  const m = NESTED_GATE.exec(asRead(raw));
+  if (!m) return;
+  const at = locate(doc, i, m[1]!.length + 1);
+  if (problems.full("misplaced-gate", at)) return;
+  const how = m[1]!.includes(">") ? "inside a blockquote" : "indented";
+  problems.push(
+    problem(
+      "misplaced-gate",
+      at,
+      `this gate is ${how}: GitHub shows it as a gate, but only a gate line at column 0 is read, so it would never run`,
+      {
+        hint: "start the gate line at column 0 with its attributes indented under it, or drop the `- [ ]` box if it is prose",
+      },
+    ),
+  );
 }
 
 const MATTERS: Record<string, true> = Object.fromEntries(
