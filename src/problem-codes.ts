@@ -274,7 +274,7 @@ export const PROBLEM_CODES = {
   "misplaced-gate": {
     severity: "error",
     kinds: "gates-ledger",
-    doc: "A gate line (`- [ ] G2: ...`) indented or inside a blockquote: GitHub shows it as a gate, but only column 0 is read, so it would never run.",
+    doc: "A gate line (`- [ ] G2: ...`) indented, quoted, inside another list item or numbered: GitHub shows it as a gate, but only `- [ ] <id>:` at column 0 is read, so it would never run.",
   },
   "invalid-criterion-id": {
     severity: "error",

@@ -199,6 +199,13 @@ describe("gates-ledger: read as GitHub renders it", () => {
     expect(codes(ledger(`${GATE("G1")}  - [ ] G2: reviewed by hand\n`))).toEqual([
       "misplaced-gate@5:3",
     ]);
+    // Inside another list item, or numbered: GitHub shows a task there too.
+    expect(codes(ledger(`${GATE("G1")}- - [ ] G2: reviewed by hand\n`))).toEqual([
+      "misplaced-gate@5:3",
+    ]);
+    expect(codes(ledger(`${GATE("G1")}1. [x] G2: reviewed by hand\n`))).toEqual([
+      "misplaced-gate@5:1",
+    ]);
     // A nested checklist without `<id>:` is prose, as before (control).
     expect(codes(ledger(`${GATE("G1")}  - [ ] write the changelog\n`))).toEqual([]);
   });
