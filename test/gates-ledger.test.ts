@@ -210,6 +210,23 @@ describe("gates-ledger: read as GitHub renders it", () => {
     expect(codes(ledger(`${GATE("G1")}  - [ ] write the changelog\n`))).toEqual([]);
   });
 
+  it("an attribute indented by a control character or odd space is a near-miss, not silently manual", () => {
+    // unlazy's `\\s+` reads each of these as indentation, so its checker runs
+    // the CHECK; the page shows `CHECK: false` under G1. Control: spaces.
+    const at = (indent: string) =>
+      ledger(`- [ ] G1: x\n${indent}CHECK: false\n${indent}EXPECT: ok\n`);
+    expect(codes(at("  "))).toEqual([]);
+    expect(oracle(at("  "), "G1").command).toBe("false");
+    for (const indent of ["\v", "\f", "\u1680", "\u2028", "\u00a0"]) {
+      const c = at(indent);
+      expect(c.criteria[0]!.checks, JSON.stringify(indent)).toEqual([]);
+      expect(codes(c), JSON.stringify(indent)).toEqual([
+        "keyword-near-miss@2:1",
+        "keyword-near-miss@3:1",
+      ]);
+    }
+  });
+
   it("a look-alike keyword is a near-miss, not a silently manual gate", () => {
     expect(codes(ledger("- [ ] G1: x\n  \u0421HECK: echo ok\n  EXPECT: ok\n"))).toContain(
       "keyword-near-miss@2:3",

@@ -194,10 +194,10 @@ const MATTERS: Record<string, true> = Object.fromEntries(
   [..."0123456789# \t-*+cCeEaA"].map((c) => [c, true]),
 );
 
-/** Whether a line may be (or read as) a heading, criterion or keyword line. */
+/** Whether a line may be (or read as) a heading, criterion or keyword line; a control character may hide one. */
 function mayMatter(line: string): boolean {
   const c = line[0];
-  return c !== undefined && (c in MATTERS || c > "\x7f") && !isBlank(line);
+  return c !== undefined && (c in MATTERS || c > "\x7f" || c < " ") && !isBlank(line);
 }
 
 /** For each line, the index of the `##` section holding it (-1 above the first heading). */
