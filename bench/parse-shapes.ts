@@ -189,6 +189,12 @@ export const SHAPES: readonly Shape[] = [
       ),
   },
   {
+    // Each list marker or `>` before a box is one more step of the misplaced-gate scan.
+    name: "list markers and quotes before a box",
+    target: "gates-ledger",
+    build: (n) => `# Gates: bench\n${"- > 1. ".repeat(Math.floor((n - 40) / 7))}[ ] G1: a\n`,
+  },
+  {
     name: "many ABANDON lines naming no gate",
     target: "gates-ledger",
     valid: false,

@@ -271,6 +271,11 @@ export const PROBLEM_CODES = {
     kinds: "oracle-contract, gates-ledger",
     doc: "`ABANDON:` indented or written as a list item; only column 0 counts.",
   },
+  "misplaced-gate": {
+    severity: "error",
+    kinds: "gates-ledger",
+    doc: "A gate line (`- [ ] G2: ...`) indented, quoted, inside another list item or numbered: GitHub shows it as a gate, but only `- [ ] <id>:` at column 0 is read, so it would never run.",
+  },
   "invalid-criterion-id": {
     severity: "error",
     kinds: "oracle-contract, gates-ledger",

@@ -183,6 +183,50 @@ describe("gates-ledger: read as GitHub renders it", () => {
     expect(codes(ledger(`${GATE("G1")}${comment}`))).toEqual([]);
   });
 
+  it("a gate quoted or indented is shown as a gate but never read: misplaced-gate", () => {
+    const failing = "- [ ] G2: must fail\n  CHECK: false\n  EXPECT: ok\n";
+    const quoted = failing.replace(/^/gm, "> ").replace(/> $/, "");
+    // Control: at column 0 it is a gate that runs, and fails.
+    const read = ledger(`${GATE("G1")}${failing}`);
+    expect(codes(read)).toEqual([]);
+    expect(oracle(read, "G2").command).toBe("false");
+    // Quoted, GitHub still shows the task and its CHECK; the reader drops it.
+    const hidden = ledger(`${GATE("G1")}${quoted}`);
+    expect(hidden.criteria.map((c) => c.id)).toEqual(["G1"]);
+    expect(codes(hidden)).toEqual(["misplaced-gate@5:3"]);
+    expect(hidden.problems[0]!.hint).toBeTruthy();
+    // Indented under a gate (a manual one blocks under --require-oracles).
+    expect(codes(ledger(`${GATE("G1")}  - [ ] G2: reviewed by hand\n`))).toEqual([
+      "misplaced-gate@5:3",
+    ]);
+    // Inside another list item, or numbered: GitHub shows a task there too.
+    expect(codes(ledger(`${GATE("G1")}- - [ ] G2: reviewed by hand\n`))).toEqual([
+      "misplaced-gate@5:3",
+    ]);
+    expect(codes(ledger(`${GATE("G1")}1. [x] G2: reviewed by hand\n`))).toEqual([
+      "misplaced-gate@5:1",
+    ]);
+    // A nested checklist without `<id>:` is prose, as before (control).
+    expect(codes(ledger(`${GATE("G1")}  - [ ] write the changelog\n`))).toEqual([]);
+  });
+
+  it("an attribute indented by a control character or odd space is a near-miss, not silently manual", () => {
+    // unlazy's `\\s+` reads each of these as indentation, so its checker runs
+    // the CHECK; the page shows `CHECK: false` under G1. Control: spaces.
+    const at = (indent: string) =>
+      ledger(`- [ ] G1: x\n${indent}CHECK: false\n${indent}EXPECT: ok\n`);
+    expect(codes(at("  "))).toEqual([]);
+    expect(oracle(at("  "), "G1").command).toBe("false");
+    for (const indent of ["\v", "\f", "\u1680", "\u2028", "\u00a0"]) {
+      const c = at(indent);
+      expect(c.criteria[0]!.checks, JSON.stringify(indent)).toEqual([]);
+      expect(codes(c), JSON.stringify(indent)).toEqual([
+        "keyword-near-miss@2:1",
+        "keyword-near-miss@3:1",
+      ]);
+    }
+  });
+
   it("a look-alike keyword is a near-miss, not a silently manual gate", () => {
     expect(codes(ledger("- [ ] G1: x\n  \u0421HECK: echo ok\n  EXPECT: ok\n"))).toContain(
       "keyword-near-miss@2:3",

@@ -58,11 +58,16 @@ const CONFUSABLES: Record<string, string> = {
 };
 
 const CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
-// Format characters (zero-width, bidi controls, soft hyphen, BOM) and the
-// blank letters that render as nothing.
-const INVISIBLE = /[\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+// Format characters (zero-width, bidi controls, soft hyphen, BOM), the
+// blank letters that render as nothing, and control characters other than
+// tab: a vertical tab or form feed shows as nothing, yet unlazy's `\s+`
+// reads one as the indentation of an attribute.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const INVISIBLE = /[\p{Cf}\x00-\x08\x0B-\x1F\x7F-\x9F\u115F\u1160\u3164\uFFA0\u2800]/gu;
 const INVISIBLE_CHAR = new RegExp(INVISIBLE.source, "u");
 const ASCII = /^[\x20-\x7E\t]*$/;
+// Spaces NFKC leaves alone that still read as blank (and that unlazy's `\s` matches).
+const SPACES_NFKC_KEEPS = /[\u1680\u2028\u2029]/g;
 
 /** The line as it reads: invisible characters removed, NFKC, look-alike letters folded. */
 export function asRead(line: string): string {
@@ -70,6 +75,7 @@ export function asRead(line: string): string {
   return line
     .replace(INVISIBLE, "")
     .normalize("NFKC")
+    .replace(SPACES_NFKC_KEEPS, " ")
     .replace(CONFUSABLE, (c) => CONFUSABLES[c]!);
 }
 

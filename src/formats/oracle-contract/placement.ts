@@ -83,6 +83,7 @@ export function checkPlacement(
     if (doc.hidden[i]) continue;
     const raw = doc.lines[i]!;
     if (doc.partlyHidden[i]) partlyHidden(doc, i, problems);
+    if (dialect.wholeFile) misplacedGate(doc, i, problems);
     // A line starting with any other ASCII character reads as itself and
     // can be none of the things checked below: skip it (most prose).
     if (!mayMatter(raw)) continue;
@@ -133,14 +134,70 @@ export function checkPlacement(
   }
 }
 
+/** A gate's shape at a position: a bullet or (captured) number, a box, `<id>:`. */
+const GATE_AT = /(?:[-*+]|(\d{1,9}[.)]))[ \t]+\[[ xX]\][ \t]+[A-Za-z0-9][A-Za-z0-9._-]*:/y;
+const LIST_MARK = /(?:[-*+]|\d{1,9}[.)])[ \t]/y;
+
+/**
+ * A ledger's gates are `- [ ] <id>:` lines at column 0. GitHub shows a gate
+ * line that is indented, quoted, inside another list item (`- - [ ] G2:`) or
+ * numbered (`1. [ ] G2:`) as a task like any other, but the ledger reader
+ * does not read it: the reviewer would see a gate that never runs (a manual
+ * one that would block under --require-oracles, or one whose quoted CHECK:
+ * is not read). Refused, as hidden structure is. One scan over the line's
+ * prefix, each step advancing, so a long line stays linear.
+ */
+function misplacedGate(doc: Doc, i: number, problems: ProblemSink): void {
+  const raw = doc.lines[i]!;
+  if (!raw.includes("[")) return;
+  const line = asRead(raw);
+  let how: string | undefined;
+  let p = 0;
+  for (;;) {
+    let q = p;
+    while (line[q] === " " || line[q] === "\t") q++;
+    if (q > p) how ??= "indented";
+    p = q;
+    if (line[p] === ">") {
+      how ??= "inside a blockquote";
+      p++;
+      continue;
+    }
+    GATE_AT.lastIndex = p;
+    const gate = GATE_AT.exec(line);
+    if (gate) {
+      if (p === 0 && gate[1] === undefined) return; // a gate, where a gate belongs
+      how ??= "a numbered list item";
+      break;
+    }
+    LIST_MARK.lastIndex = p;
+    const mark = LIST_MARK.exec(line);
+    if (!mark) return;
+    how ??= "inside another list item";
+    p += mark[0].length;
+  }
+  const at = locate(doc, i, p + 1);
+  if (problems.full("misplaced-gate", at)) return;
+  problems.push(
+    problem(
+      "misplaced-gate",
+      at,
+      `this gate is ${how}: GitHub shows it as a gate, but only a \`- [ ] <id>:\` line at column 0 is read, so it would never run`,
+      {
+        hint: "start the gate line at column 0 with a `-` bullet and its attributes indented under it, or drop the `[ ]` box if it is prose",
+      },
+    ),
+  );
+}
+
 const MATTERS: Record<string, true> = Object.fromEntries(
   [..."0123456789# \t-*+cCeEaA"].map((c) => [c, true]),
 );
 
-/** Whether a line may be (or read as) a heading, criterion or keyword line. */
+/** Whether a line may be (or read as) a heading, criterion or keyword line; a control character may hide one. */
 function mayMatter(line: string): boolean {
   const c = line[0];
-  return c !== undefined && (c in MATTERS || c > "\x7f") && !isBlank(line);
+  return c !== undefined && (c in MATTERS || c > "\x7f" || c < " ") && !isBlank(line);
 }
 
 /** For each line, the index of the `##` section holding it (-1 above the first heading). */
