@@ -1,8 +1,14 @@
-import type { ContractOutcome, CriterionStatus, RunSummary } from "../verdict.js";
+import type {
+  CheckOutcome,
+  ContractOutcome,
+  CriterionOutcome,
+  CriterionStatus,
+  RunSummary,
+} from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
 import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 import type { Paint } from "./paint.js";
-import { criteriaCount, formatProblem } from "./problems-text.js";
+import { criteriaCount, formatProblem, plural } from "./problems-text.js";
 
 const SYMBOL: Record<CriterionStatus, string> = {
   met: "✔",
@@ -46,16 +52,80 @@ export function renderTerminal(
     }
     const rows = orderCriteria(c.criteria);
     const width = Math.max(0, ...rows.map((k) => k.id.length));
+    const refused = c.verdict === "invalid" || c.verdict === "drifted";
     for (const k of rows) {
       const sym = paintStatus(k.status, `${SYMBOL[k.status]} ${k.status.padEnd(16)}`, paint);
       out.push(
         `  ${sym} ${safe(k.id).padEnd(width)}  ${safe(k.title)}${k.reason ? paint.dim(` — ${safe(k.reason)}`) : ""}`,
       );
+      // A refused contract's problems above, with file:line:col, are why each of its criteria blocks.
+      if (k.blocking && !refused) out.push(...whyBlocked(k, paint));
     }
     out.push("");
   }
   out.push(finalLine(summary, paint));
   return `${out.join("\n")}\n`;
+}
+
+/** Lines of output shown under a blocking criterion, and the characters kept of each. */
+export const OUTPUT_LINES = 10;
+const OUTPUT_LINE_CHARS = 240;
+/** What a process check records as its detail when the command printed nothing. */
+const NO_OUTPUT = "(no output)";
+
+/**
+ * Under a blocking criterion's row: where it is, what its deciding check
+ * expected, what happened, and the last lines of its output — what the
+ * markdown report's details say, so the terminal alone explains a failure.
+ */
+function whyBlocked(k: CriterionOutcome, paint: Paint): string[] {
+  const pad = "      ";
+  const label = (s: string) => paint.dim(s.padEnd(9));
+  const out = [`${pad}${label("at")}${safe(k.location.path)}:${k.location.line}`];
+  const check = decidingCheck(k);
+  if (check?.expected !== undefined) out.push(`${pad}${label("expected")}${safe(check.expected)}`);
+  else if (k.status === "manual")
+    out.push(`${pad}${label("expected")}a CHECK or oracle: oracles are required`);
+  out.push(`${pad}${label("happened")}${safe(check?.reason ?? k.reason)}`);
+  const lines = check?.detail === undefined ? [] : outputLines(check.detail);
+  const noun = check?.type === "oracle" || check?.type === "command-exit" ? "output" : "detail";
+  if (check?.detail === NO_OUTPUT) out.push(`${pad}${label(noun)}${paint.dim("none")}`);
+  else if (lines.length > 0) {
+    const total = lines.length;
+    const shown = lines.slice(-OUTPUT_LINES);
+    out.push(
+      `${pad}${label(noun)}${paint.dim(total > shown.length ? `last ${shown.length} of ${total} lines:` : `${plural(shown.length, "line")}:`)}`,
+    );
+    for (const l of shown) out.push(`${pad}  ${paint.dim("│")} ${l}`);
+  }
+  return out;
+}
+
+/** The check that decided a blocking criterion: the one that could not run, lacked evidence or failed. */
+function decidingCheck(k: CriterionOutcome): CheckOutcome | undefined {
+  // An abandonment decides by itself; its check, if it ran, was information only.
+  if (k.status === "abandoned") return undefined;
+  return (
+    k.checks.find((c) => c.result === "partial") ??
+    k.checks.find((c) => c.failureReason === "verification-evidence-missing") ??
+    k.checks.find((c) => c.result === "fail") ??
+    k.checks[0]
+  );
+}
+
+/** Terminal escape sequences (OSC titles and links, CSI colours and moves), dropped whole. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what we drop
+const ESCAPE_SEQUENCES = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-?]*[ -/]*[@-~]/g;
+
+/** Output as display lines: colour codes dropped, control characters stripped, long lines cut. */
+function outputLines(detail: string): string[] {
+  const text = detail.replace(ESCAPE_SEQUENCES, "").replace(/\r\n?/g, "\n");
+  const lines = text.replace(/\n+$/, "").split("\n");
+  if (lines.length === 1 && lines[0]!.trim() === "") return [];
+  return lines.map((l) => {
+    const clean = safe(l);
+    return clean.length > OUTPUT_LINE_CHARS ? `${clean.slice(0, OUTPUT_LINE_CHARS - 1)}…` : clean;
+  });
 }
 
 /**

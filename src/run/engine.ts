@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import { behavioralExecutor, type CitationInput } from "../checks/behavioral.js";
 import { runCommandExit } from "../checks/command-exit.js";
+import { expectation } from "../checks/expectation.js";
 import { runFileExists } from "../checks/file-exists.js";
 import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
@@ -132,7 +133,7 @@ async function runContract(
     for (const [index, check] of criterion.checks.entries()) {
       const result = await runCheck(check, criterion, index, checkCtx, opts, citations);
       progress.finish();
-      outcomes.push({ type: check.type, ...result });
+      outcomes.push({ type: check.type, expected: expectation(check), ...result });
     }
     results.set(criterion, outcomes);
   };
