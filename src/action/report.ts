@@ -45,7 +45,12 @@ export async function reportRun(args: {
       ? { ...gated, conclusion: "failure" as const }
       : gated;
   const outcomes = run.result.contracts;
-  io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
+  io.untrusted(
+    renderTerminal(summary, outcomes, plain, {
+      integrity,
+      integritySection: integrityTerminal(integrity, plain),
+    }),
+  );
 
   // The JSON report, for later steps.
   const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");

@@ -1,3 +1,4 @@
+import type { IntegrityReport } from "../integrity/types.js";
 import type {
   CheckOutcome,
   ContractOutcome,
@@ -5,10 +6,10 @@ import type {
   CriterionStatus,
   RunSummary,
 } from "../verdict.js";
-import { CRITERION_STATUSES } from "../verdict.js";
 import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 import type { Paint } from "./paint.js";
-import { criteriaCount, formatProblem, plural } from "./problems-text.js";
+import { formatProblem, plural } from "./problems-text.js";
+import { type FinalVerdict, runLine } from "./run-line.js";
 
 const SYMBOL: Record<CriterionStatus, string> = {
   met: "✔",
@@ -27,14 +28,23 @@ function paintStatus(status: CriterionStatus, s: string, paint: Paint): string {
   return paint.red(s);
 }
 
+/** What follows the contracts: the "Contract changes" section, and the comparison the last line counts. */
+export interface TerminalExtras {
+  integrity?: IntegrityReport | undefined;
+  /** `integrityTerminal`'s text, printed after the contracts and before the summary line. */
+  integritySection?: string;
+}
+
 /**
  * The `run` terminal report: per contract its verdict, problems, then a row per
- * criterion (blocking rows first); a final line with counts and the conclusion.
+ * criterion (blocking rows first); the contract changes; last the summary line
+ * (`runLine`), computed from the final verdict.
  */
 export function renderTerminal(
   summary: RunSummary,
   contracts: readonly ContractOutcome[],
   paint: Paint,
+  after: TerminalExtras = {},
 ): string {
   const out: string[] = [];
   for (const c of orderContracts(contracts)) {
@@ -63,7 +73,8 @@ export function renderTerminal(
     }
     out.push("");
   }
-  out.push(finalLine(summary, paint));
+  if (after.integritySection) out.push(after.integritySection.trimEnd(), "");
+  out.push(finalLine({ summary, outcomes: contracts, integrity: after.integrity }, paint));
   return `${out.join("\n")}\n`;
 }
 
@@ -137,18 +148,14 @@ export function safe(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
 }
 
-export function finalLine(summary: RunSummary, paint: Paint): string {
-  const c = summary.counts;
-  const counts = CRITERION_STATUSES.filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`);
-  const conclusion =
-    summary.conclusion === "failure"
+/** The run's summary line (`runLine`), its conclusion coloured: the last line of the terminal report. */
+export function finalLine(verdict: FinalVerdict, paint: Paint): string {
+  const { lead, conclusion } = runLine(verdict);
+  const word =
+    conclusion === "failure"
       ? paint.red(paint.bold("failure"))
-      : summary.conclusion === "success"
+      : conclusion === "success"
         ? paint.green(paint.bold("success"))
         : paint.bold("neutral");
-  const what =
-    c.contracts === 0
-      ? "no contracts"
-      : `${criteriaCount(c.criteria)} in ${c.contracts} contract${c.contracts === 1 ? "" : "s"}${counts.length ? ` (${counts.join(", ")})` : ""}, ${c.blocking} blocking`;
-  return `${what} — ${conclusion}`;
+  return `${lead} — ${word}`;
 }
