@@ -41,7 +41,8 @@ export async function reportRun(args: {
   const gated = withIntegrity(run.result.summary, integrity);
   // if-no-contracts: failure makes a misconfigured gate block; the default keeps it neutral (but loud).
   const summary =
-    noMatch !== undefined && settings.ifNoContracts === "failure"
+    (noMatch !== undefined && settings.ifNoContracts === "failure") ||
+    scope.misconfigured !== undefined
       ? { ...gated, conclusion: "failure" as const }
       : gated;
   const outcomes = run.result.contracts;

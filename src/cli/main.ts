@@ -130,9 +130,9 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
-  const contracts: Contract[] = (await loadAll(root, positionals, values.contracts, io.cwd)).map(
-    (c) => withEvidenceProblems(root, c),
-  );
+  const contracts: Contract[] = (
+    await loadAll(root, positionals, values.contracts, io.cwd, io.stderr)
+  ).map((c) => withEvidenceProblems(root, c));
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);

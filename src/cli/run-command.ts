@@ -104,7 +104,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   const root = await findRoot(io.cwd, values.root);
-  let contracts = await loadAll(root, positionals, values.contracts, io.cwd);
+  let contracts = await loadAll(root, positionals, values.contracts, io.cwd, io.stderr);
   if (values["changed-since"] !== undefined) {
     let changed: Set<string>;
     try {
