@@ -1,7 +1,8 @@
 import type { Location, Problem, Severity } from "./model.js";
 import { PROBLEM_CODES, type ProblemCode } from "./problem-codes.js";
+import { defaultHint } from "./problem-hints.js";
 
-/** Build a problem at a location; severity defaults to the code's registered one. */
+/** Build a problem at a location; severity and hint default to the code's registered ones. */
 export function problem(
   code: ProblemCode,
   at: Location,
@@ -16,7 +17,9 @@ export function problem(
     line: at.line,
     column: at.column,
   };
-  if (opts.hint !== undefined) p.hint = opts.hint;
+  // Every problem ends in a fix: the finder's own, else the code's (problem-hints.ts).
+  const hint = opts.hint ?? defaultHint(code);
+  if (hint !== undefined) p.hint = hint;
   return p;
 }
 

@@ -37,6 +37,8 @@ export type Conclusion = "success" | "failure" | "neutral";
 
 export interface CheckOutcome extends CheckResult {
   type: CheckType;
+  /** What the check required (`expectation`), for the reports: marker, exit code, pattern, path. */
+  expected?: string;
 }
 
 export interface CriterionOutcome {

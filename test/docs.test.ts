@@ -118,3 +118,57 @@ describe("links in the README and docs/", () => {
     );
   });
 });
+
+/**
+ * Cross-references written as prose, where no link checker looks: "see
+ * README, Your first contract", "the README's *Security model*", "docs/x.md#y".
+ */
+function proseRefs(text: string): { ref: string; file: string; anchor?: string }[] {
+  const flat = text.replace(/\s+/g, " ");
+  const out: { ref: string; file: string; anchor?: string }[] = [];
+  for (const m of flat.matchAll(/README(?:'s|,) \*?([A-Z][A-Za-z -]*?[a-z])\*?(?=[).,;:])/g)) {
+    out.push({ ref: m[0], file: "README.md", anchor: anchorOf(m[1]!) });
+  }
+  for (const m of flat.matchAll(/(?<![\w/.(])(docs\/[\w-]+\.md)(?:#([\w-]+))?/g)) {
+    out.push({ ref: m[0], file: m[1]!, ...(m[2] ? { anchor: m[2] } : {}) });
+  }
+  return out;
+}
+
+function brokenRefs(where: string, text: string): string[] {
+  return proseRefs(text).flatMap(({ ref, file, anchor }) => {
+    if (!existsSync(file)) return [`${where}: ${ref} (no ${file})`];
+    if (anchor && !anchorsOf(read(file)).has(anchor))
+      return [`${where}: ${ref} (no heading #${anchor} in ${file})`];
+    return [];
+  });
+}
+
+describe("cross-references in CLI help, action.yml and the docs' prose", () => {
+  it("every one names a real file and heading", async () => {
+    const { COMMAND_HELP, MAIN_HELP } = await import("../src/cli/help.js");
+    const texts: [string, string][] = [
+      ["MAIN_HELP", MAIN_HELP],
+      ...Object.entries(COMMAND_HELP).map(([c, t]): [string, string] => [`help ${c}`, t]),
+      ["action.yml", read("action.yml")],
+      ...["README.md", ...readdirSync("docs").map((f) => join("docs", f))]
+        .filter((f) => f.endsWith(".md"))
+        .map((f): [string, string] => [f, read(f)]),
+    ];
+    expect(texts.flatMap(([where, text]) => brokenRefs(where, text))).toEqual([]);
+    // Each kind of reference is really found (else the check above passes vacuously).
+    const all = texts.flatMap(([, t]) => proseRefs(t).map((r) => r.ref));
+    expect(all.some((r) => r.startsWith("README, "))).toBe(true);
+    expect(all.some((r) => r.startsWith("README's "))).toBe(true);
+    expect(all.some((r) => r.startsWith("docs/"))).toBe(true);
+  });
+
+  it("catches the references that pointed nowhere (positive control)", () => {
+    expect(brokenRefs("x", "(all of them: README, Default globs)")).toEqual([
+      "x: README, Default globs (no heading #default-globs in README.md)",
+    ]);
+    expect(brokenRefs("x", "see the README's *Contract\n  integrity*).")).toHaveLength(1);
+    expect(brokenRefs("x", "in docs/nope.md, or docs/cli.md#no-such")).toHaveLength(2);
+    expect(brokenRefs("x", "the README's *Security model*. docs/cli.md")).toEqual([]);
+  });
+});

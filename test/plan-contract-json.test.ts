@@ -398,7 +398,7 @@ describe("plan-contract JSON reader", () => {
     const cases: [string, string][] = [
       ['{"a": 1,}', "1:9 invalid JSON: property name expected"],
       ["{\u00a0}", "1:2 invalid JSON: invalid symbol"],
-      ["", "1:1 invalid JSON: value expected"],
+      ["", "1:1 the file is empty"],
       ["[1] 2", "1:5 invalid JSON: end of file expected"],
       ['{"a": 1} // x', "1:10 invalid JSON: invalid comment token"],
     ];

@@ -583,7 +583,7 @@ describe("plan-contract input hygiene", () => {
 
   it.each([
     ["", "json-syntax 1:1"],
-    ["  \n ", "json-syntax 2:2"],
+    ["  \n ", "json-syntax 1:1"],
     ["{} {}", "json-syntax 1:4"],
     ["\u00a0{}", "json-syntax 1:1"],
     ["[]", "wrong-type 1:1"],

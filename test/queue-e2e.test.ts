@@ -141,7 +141,8 @@ describe.concurrent("merge_group and unmatched globs (dist/index.js)", () => {
   it("globs that match no file: said first in check run, comment and log; neutral", async ({
     expect,
   }) => {
-    const { repo, gh } = await queued({ [GREEN_PATH]: GREEN });
+    // No file that looks like a contract: a contract the globs miss is a misconfiguration (below).
+    const { repo, gh } = await queued({ "src/a.js": "x\n" });
     await repo.checkout(repo.head);
     const r = await runAction({
       repo,
@@ -164,8 +165,29 @@ describe.concurrent("merge_group and unmatched globs (dist/index.js)", () => {
     await finish(gh, expect);
   });
 
-  it("globs that match no file with if-no-contracts: failure → failure", async ({ expect }) => {
+  it("globs that match no file while a contract exists: failure naming it, whatever if-no-contracts says", async ({
+    expect,
+  }) => {
     const { repo, gh } = await queued({ [GREEN_PATH]: GREEN });
+    await repo.checkout(repo.head);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { contracts: "nowhere/**/*.json" },
+    });
+    expect(r.code).toBe(1);
+    const [cr] = checkRuns(gh);
+    expect(cr!.conclusion).toBe("failure");
+    expect(cr!.output.title).toContain("these files look like contracts");
+    expect(cr!.output.title).toContain(GREEN_PATH);
+    expect(firstVisibleLine(cr!.output.summary!)).toBe(`**${cr!.output.title}**`);
+    expect(r.outputs.conclusion).toBe("failure");
+    await finish(gh, expect);
+  });
+
+  it("globs that match no file with if-no-contracts: failure → failure", async ({ expect }) => {
+    const { repo, gh } = await queued({ "src/a.js": "x\n" });
     await repo.checkout(repo.head);
     const r = await runAction({
       repo,

@@ -161,3 +161,66 @@ describe("Your first contract: each example passes the built CLI as the README s
     expect(r.stdout).toMatch(/blocking — failure/);
   });
 });
+
+describe("README.md for a newcomer", () => {
+  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as {
+    version: string;
+    scripts: Record<string, string>;
+  };
+
+  it("has both set-up commands near the top, each one pasteable line, and the scripts exist", () => {
+    const top = README.split("\n").slice(0, 40);
+    for (const command of ["npm ci && npm run demo", "npm ci && npm test"]) {
+      expect(
+        top.some((l) => l === command || l.startsWith(`${command} `)),
+        command,
+      ).toBe(true);
+    }
+    expect(pkg.scripts.demo).toBeTruthy();
+    expect(pkg.scripts.test).toBeTruthy();
+  });
+
+  it("shows what the demo prints in a three-line 'See it in 30 seconds'", () => {
+    const section = README.split("## See it in 30 seconds\n\n")[1]!.split("\n\n")[0]!;
+    expect(section.split("\n")).toHaveLength(3);
+    expect(section).toContain("npm ci && npm run demo");
+    // What it says the demo prints is the demo's real summary line (test/golden/terminal/demo.txt).
+    const demo = readFileSync("test/golden/terminal/demo.txt", "utf8").trimEnd().split("\n").pop()!;
+    const quoted = /`(18 criteria[^`]*)`/.exec(section)![1]!;
+    const pattern = new RegExp(
+      `^${quoted.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("…", ".*")}$`,
+    );
+    expect(demo).toMatch(pattern);
+  });
+
+  it("defines the contract kinds and the report's words", () => {
+    const glossary = README.split("## Words the report uses")[1]!.split("\n## ")[0]!;
+    for (const word of [
+      "plan contract",
+      "oracle contract",
+      "planner",
+      "QR",
+      "workphase",
+      "oracle",
+      "drift",
+      "manual",
+      "blocking",
+      "abandoned",
+      "evidence-missing",
+    ]) {
+      expect(glossary, word).toContain(word);
+    }
+  });
+
+  it("names only the package's own version in its install lines, and says how to install before a release", () => {
+    const versions = [...README.matchAll(/contract-gate[@-](\d+\.\d+\.\d+)/g)].map((m) => m[1]);
+    expect(versions.length).toBeGreaterThan(3);
+    expect(new Set(versions)).toEqual(new Set([pkg.version]));
+    const majors = [...README.matchAll(/contract-gate\/contract-gate@v(\d+)\b/g)].map((m) => m[1]);
+    expect(new Set(majors)).toEqual(new Set([pkg.version.split(".")[0]]));
+    const install = README.split("### Install")[1]!.split("\n### ")[0]!;
+    expect(install).toContain("npm pack");
+    expect(install).toMatch(/Until a release exists/);
+    expect(install).toMatch(/commit SHA/);
+  });
+});

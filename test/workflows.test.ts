@@ -125,3 +125,55 @@ describe("gating workflows re-run when a PR's base branch changes", () => {
     ).toBe(false);
   });
 });
+
+/** `uses:` lines not pinned by a full commit SHA with the version in a comment. */
+function unpinned(where: string, text: string): string[] {
+  const out: string[] = [];
+  text.split("\n").forEach((line, i) => {
+    const m = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
+    if (!m) return;
+    const [, ref, rest] = m as unknown as [string, string, string];
+    // Local actions and workflows, and this action's own major tag (README: "Pinning `@v1`").
+    if (ref.startsWith("./") || ref === "contract-gate/contract-gate@v1") return;
+    if (!/@[0-9a-f]{40}$/.test(ref) || !/^\s+# v\d+(\.\d+)*\s*$/.test(rest))
+      out.push(`${where}:${i + 1}: ${line.trim()}`);
+  });
+  return out;
+}
+
+describe("every action use is pinned by SHA with its version in a comment", () => {
+  it("in every doc and workflow", () => {
+    const files = [...docFiles, "CONTRIBUTING.md", ...workflowFiles];
+    expect(files.flatMap((f) => unpinned(f, readFileSync(f, "utf8")))).toEqual([]);
+    expect(snippets.some((s) => s.text.includes("actions/checkout@"))).toBe(true);
+  });
+
+  it("catches a tag, a short SHA and a missing version comment (positive control)", () => {
+    const bad = [
+      "      - uses: actions/upload-artifact@v4",
+      "      - uses: actions/checkout@11bd719 # v4.2.2",
+      "        uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683",
+    ].join("\n");
+    expect(unpinned("x", bad)).toHaveLength(3);
+    expect(
+      unpinned("x", "  - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"),
+    ).toEqual([]);
+  });
+});
+
+describe("the fork recipe's stage 2 follows the quick start's workflow", () => {
+  it("by the name the quick start sets", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const quick = snippets.find((s) => s.where.startsWith("README.md") && /^on:/m.test(s.text));
+    const name = (parse(quick!.text) as { name?: string }).name;
+    expect(name).toBe("contract-gate");
+    const forks = readFileSync("docs/forks.md", "utf8");
+    const stage2 = yamlSnippets("docs/forks.md", forks).find((s) =>
+      s.text.includes("workflow_run:"),
+    );
+    const on = (parse(stage2!.text) as { on: { workflow_run: { workflows: string[] } } }).on;
+    expect(on.workflow_run.workflows).toContain(name);
+    expect(forks).toMatch(/stage 1 without that name never starts stage 2/);
+    expect(readme).toContain("name: contract-gate");
+  });
+});

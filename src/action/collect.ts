@@ -1,5 +1,7 @@
 import { relative, sep } from "node:path";
 import { discoverContracts } from "../discover.js";
+import { auditDiscovery } from "../discover-audit.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { RunnerEnv, Target } from "./event.js";
 import { gitChangedFiles } from "./git.js";
@@ -24,8 +26,10 @@ export interface Scope {
   removed: string[];
   /** Contract paths that are no longer regular files at head. */
   notFiles: string[];
-  /** Set when the globs match no file at all: the first line of every surface. */
+  /** Set when the globs match no file at all (or the configuration is wrong): the first line of every surface. */
   noMatch: string | undefined;
+  /** Set when the configuration is wrong (`auditDiscovery`'s errors): the gate fails. */
+  misconfigured?: string | undefined;
 }
 
 /**
@@ -75,6 +79,20 @@ async function collect({
     noMatch = noMatchMessage(settings.contracts);
     io.warning(`contract-gate: ${noMatch}`);
   }
+  const isDefault = settings.contracts.join("\n") === DEFAULT_CONTRACT_GLOBS.join("\n");
+  const audit = await auditDiscovery({
+    root,
+    globs: settings.contracts,
+    given: isDefault ? [] : settings.contracts,
+    found: discovered,
+  });
+  for (const w of audit.warnings) io.warning(`contract-gate: ${w}`);
+  // A misconfiguration leads every surface, as the no-match sentence does, and fails the gate.
+  const misconfigured = audit.errors.length > 0 ? audit.errors.join(" ") : undefined;
+  if (misconfigured !== undefined) {
+    io.warning(`contract-gate: ${misconfigured}`);
+    noMatch = misconfigured;
+  }
   const listed = await listing;
   if ("error" in listed) throw listed.error;
   const changed = listed.files;
@@ -112,7 +130,7 @@ async function collect({
       `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
     );
   }
-  return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch };
+  return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch, misconfigured };
 }
 
 /** The first line of every surface when the `contracts` globs match nothing at all. */

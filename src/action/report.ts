@@ -41,11 +41,17 @@ export async function reportRun(args: {
   const gated = withIntegrity(run.result.summary, integrity);
   // if-no-contracts: failure makes a misconfigured gate block; the default keeps it neutral (but loud).
   const summary =
-    noMatch !== undefined && settings.ifNoContracts === "failure"
+    (noMatch !== undefined && settings.ifNoContracts === "failure") ||
+    scope.misconfigured !== undefined
       ? { ...gated, conclusion: "failure" as const }
       : gated;
   const outcomes = run.result.contracts;
-  io.untrusted(renderTerminal(summary, outcomes, plain) + integrityTerminal(integrity, plain));
+  io.untrusted(
+    renderTerminal(summary, outcomes, plain, {
+      integrity,
+      integritySection: integrityTerminal(integrity, plain),
+    }),
+  );
 
   // The JSON report, for later steps.
   const reportDir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");

@@ -21,7 +21,7 @@ const DISCOVERY = `  PATH                      contract files or directories (de
                               .claude/tasks/contracts/**/*.md
                               plans/**/*plan.json, qr-*.json, context.json (planner)
                               .workphase/*/research.json, .workphase/*/plan.json
-                              (all of them: README, Default globs)
+                              (all of them: README, Your first contract)
   --json                    print a machine-readable report (schemaVersion 1)
   -h, --help                show this help`;
 
@@ -38,7 +38,7 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see README, Contract integrity)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md)
 
 Exit codes:
   0  no contract has an error (warnings allowed)
@@ -69,7 +69,7 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see README, Contract integrity)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md)
   --changed-since REF       only contracts changed between REF and the working tree
                             (a change to phase-N-plan.md, phase-N-evidence.json or, for a
                             .workphase plan, its research.json counts)

@@ -130,9 +130,9 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
-  const contracts: Contract[] = (await loadAll(root, positionals, values.contracts, io.cwd)).map(
-    (c) => withEvidenceProblems(root, c),
-  );
+  const contracts: Contract[] = (
+    await loadAll(root, positionals, values.contracts, io.cwd, io.stderr)
+  ).map((c) => withEvidenceProblems(root, c));
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);
@@ -151,8 +151,12 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
       `${JSON.stringify(integrity ? { ...json, integrity: integrityJson(integrity) } : json, null, 2)}\n`,
     );
   } else {
-    io.stdout(renderValidateText(contracts, paint));
-    if (integrity) io.stdout(integrityTerminal(integrity, paint));
+    io.stdout(
+      renderValidateText(contracts, paint, {
+        section: integrity ? integrityTerminal(integrity, paint) : "",
+        blocking: unacknowledged(integrity).length,
+      }),
+    );
   }
   const blocked = unacknowledged(integrity).length > 0;
   return contracts.some(isInvalid) || blocked ? EXIT.failed : EXIT.ok;

@@ -8,6 +8,7 @@ import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
+import { runLineText } from "../report/run-line.js";
 import { renderTerminal } from "../report/terminal.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
@@ -122,7 +123,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (!resolved.ok)
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
-  let contracts = await loadAll(root, positionals, values.contracts, io.cwd);
+  let contracts = await loadAll(root, positionals, values.contracts, io.cwd, io.stderr);
   if (values["changed-since"] !== undefined) {
     let changed: Set<string>;
     try {
@@ -196,11 +197,20 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         title: DEFAULT_CHECK_NAME,
         sandbox: shown,
         preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
+        verdictLine: runLineText({
+          summary: result.summary,
+          outcomes: result.contracts,
+          integrity,
+        }),
       }),
     );
   } else {
-    io.stdout(renderTerminal(result.summary, result.contracts, paint));
-    if (integrity) io.stdout(integrityTerminal(integrity, paint));
+    io.stdout(
+      renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
+        integrity,
+        ...(integrity && { integritySection: integrityTerminal(integrity, paint) }),
+      }),
+    );
   }
   return conclusion === "failure" ? EXIT.failed : EXIT.ok;
 }

@@ -4,6 +4,7 @@ import { problem } from "../problems.js";
 import { MAX_LISTED_ISSUES } from "./plan-contract/bounded-list.js";
 import { formatPath, type JsonPath } from "./plan-contract/index.js";
 import type { JsonDocument } from "./plan-contract/json-document.js";
+import { typeHint } from "./plan-contract/zod-problems.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -66,6 +67,7 @@ export class JsonSink {
       "wrong-type",
       path,
       `${formatPath(path)} must be ${expected}, got ${typeName(value)}`,
+      { hint: typeHint(expected, value) },
     );
   }
 

@@ -6,6 +6,7 @@ import { annotationsFor } from "./annotations.js";
 import { checkRunTitle, commentMarker } from "./github-text.js";
 import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
 import { markdownSize } from "./markdown-escape.js";
+import { runLineText } from "./run-line.js";
 
 /** The Checks API's limit for a check run's `summary` and `text`. */
 export const CHECK_RUN_BUDGET = 65_535;
@@ -85,8 +86,14 @@ export function checkRunOutput(input: SurfaceInput): CheckRunSurface {
         // The budget counts bytes: globs in another script take more bytes than characters.
         budget: CHECK_RUN_BUDGET - markdownSize(lead),
         part: "summary",
+        // GitHub shows the text below the summary: the summary line ends the text.
+        verdictLine: undefined,
       }),
-    text: renderMarkdown(summary, outcomes, { budget: CHECK_RUN_BUDGET, part: "details" }),
+    text: renderMarkdown(summary, outcomes, {
+      budget: CHECK_RUN_BUDGET,
+      part: "details",
+      verdictLine: verdictLine(input),
+    }),
     annotations: [...integrityAnnotations(integrity, prefix), ...annotationsFor(outcomes, prefix)],
   };
 }
@@ -136,5 +143,15 @@ function markdown(input: SurfaceInput, budget: number): MarkdownOptions {
     sandbox: input.sandbox,
     // The "Contract changes" section gets at most a third of the budget: the rest is the verdict's.
     preamble: integrityMarkdown(input.integrity, budget / 3),
+    verdictLine: verdictLine(input),
   };
+}
+
+/** The run's summary line, the same on every surface (`runLine`). */
+export function verdictLine(input: SurfaceInput): string {
+  return runLineText({
+    summary: input.summary,
+    outcomes: input.outcomes,
+    integrity: input.integrity,
+  });
 }

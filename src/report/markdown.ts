@@ -35,6 +35,8 @@ export interface MarkdownOptions {
   sandbox?: { line: string; warning?: string };
   /** Markdown shown first under the heading (the "Contract changes" section), already escaped and sized. */
   preamble?: string;
+  /** The run's summary line (`runLineText`), in bold as the report's last line. */
+  verdictLine?: string;
 }
 
 /**
@@ -145,11 +147,17 @@ function render(
     if (details.length) out.push(...(out.length ? [""] : []), "### Details", "", ...details);
     else if (part === "details") out.push("No details: nothing ran.");
   }
+  out.push(...lastLine(opts));
   if (opts.footer) out.push("", opts.footer);
   return `${out
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trimEnd()}\n`;
+}
+
+/** The summary line, bold, last in the report: only the footer's links follow it. */
+function lastLine(opts: MarkdownOptions): string[] {
+  return opts.verdictLine ? ["", `**${escapeInline(opts.verdictLine)}**`] : [];
 }
 
 function contractTable(c: ContractOutcome, rows: Level["rows"]): string[] {
@@ -233,15 +241,16 @@ function hardCut(
     `\n> [!WARNING]\n> Report cut to fit ${budget.toLocaleString("en-US")} characters: ${cut} blocking row${cut === 1 ? "" : "s"} and all other rows and details omitted. The JSON report has everything.\n`;
   let text = head.join("\n");
   let kept = 0;
+  const reserved = markdownSize(lastLine(opts).join("\n")) + 1;
   for (const r of rows) {
     const next = `${text}\n${r}`;
-    if (markdownSize(next + note(rows.length - kept - 1)) > budget) break;
+    if (markdownSize(next + note(rows.length - kept - 1)) + reserved > budget) break;
     text = next;
     kept++;
   }
+  const last = lastLine(opts).join("\n");
+  const body = `${text}\n${note(rows.length - kept)}${last ? `${last}\n` : ""}`;
   const footer =
-    opts.footer && markdownSize(`${text}\n${note(rows.length - kept)}\n${opts.footer}\n`) <= budget
-      ? `\n${opts.footer}\n`
-      : "";
-  return `${text}\n${note(rows.length - kept)}${footer}`;
+    opts.footer && markdownSize(`${body}\n${opts.footer}\n`) <= budget ? `\n${opts.footer}\n` : "";
+  return `${body}${footer}`;
 }

@@ -35,19 +35,29 @@ export function countProblems(contracts: readonly Contract[]): ProblemCounts {
   };
 }
 
-/** The whole `validate` terminal report: every problem, then one summary line. */
-export function renderValidateText(contracts: readonly Contract[], paint: Paint): string {
+/**
+ * The whole `validate` terminal report: every problem, the contract changes
+ * (`--base`), then one summary line that counts what fails the command.
+ */
+export function renderValidateText(
+  contracts: readonly Contract[],
+  paint: Paint,
+  changes: { section: string; blocking: number } = { section: "", blocking: 0 },
+): string {
   const lines: string[] = [];
   for (const c of contracts) for (const p of c.problems) lines.push(formatProblem(p, paint));
+  if (changes.section) lines.push(changes.section.trimEnd());
   const n = countProblems(contracts);
-  if (n.contracts === 0) {
-    lines.push("no contracts found");
-  } else {
-    lines.push(
-      `${plural(n.contracts, "contract")} checked: ${n.valid} valid, ${n.invalid} invalid ` +
-        `(${plural(n.errors, "error")}, ${plural(n.warnings, "warning")})`,
-    );
-  }
+  const blocking =
+    changes.blocking > 0
+      ? `; ${plural(changes.blocking, "blocking contract change")} needing approval`
+      : "";
+  lines.push(
+    n.contracts === 0
+      ? `no contracts found${blocking}`
+      : `${plural(n.contracts, "contract")} checked: ${n.valid} valid, ${n.invalid} invalid ` +
+          `(${plural(n.errors, "error")}, ${plural(n.warnings, "warning")})${blocking}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import { behavioralExecutor, type CitationInput } from "../checks/behavioral.js";
 import { runCommandExit } from "../checks/command-exit.js";
+import { expectation } from "../checks/expectation.js";
 import { runFileExists } from "../checks/file-exists.js";
 import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
@@ -140,7 +141,7 @@ async function runContract(
       }
       const result = await pending;
       progress.finish();
-      outcomes.push({ type: check.type, ...result });
+      outcomes.push({ type: check.type, expected: expectation(check), ...result });
     }
     results.set(criterion, outcomes);
   };

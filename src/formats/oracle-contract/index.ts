@@ -78,9 +78,13 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
               hint: "add criteria as `1. <text>` or `- [ ] ID: <text>` lines at column 0",
             },
           )
-        : problem("no-criteria", locate(doc, 0), "there is no ## ACCEPTANCE CRITERIA section", {
-            hint: "add a `## ACCEPTANCE CRITERIA` heading followed by numbered criteria",
-          }),
+        : decoded.lines.every((l) => l.trim() === "")
+          ? problem("no-criteria", locate(doc, 0), "the file is empty", {
+              hint: "write the contract (header, ## REQUEST, ## ACCEPTANCE CRITERIA: see docs/contracts.md), or delete the file",
+            })
+          : problem("no-criteria", locate(doc, 0), "there is no ## ACCEPTANCE CRITERIA section", {
+              hint: "add a `## ACCEPTANCE CRITERIA` heading followed by numbered criteria",
+            }),
     );
   }
 

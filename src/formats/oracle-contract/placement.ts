@@ -350,6 +350,8 @@ function criteriaNearMiss(doc: Doc, i: number, read: string, problems: ProblemSi
       raw,
       `the keyword ${name}:`,
       `${name}: must be written in ASCII capitals with the colon right after it`,
+      // Only the keyword's own characters are its cause: an é in the command after it is not.
+      (prefix) => READS_AS_KEYWORD.test(asRead(prefix)),
     );
     return;
   }
@@ -372,13 +374,24 @@ function nearMiss(
   raw: string,
   what: string,
   hint: string,
+  /** Whether a prefix of the line (from its start) already reads as the construct: the cause is found in the shortest. */
+  readsAs?: (prefix: string) => boolean,
 ): void {
   const indent = raw.length - raw.replace(/^[ \t]+/, "").length;
   const at = locate(doc, i, indent + 1);
   if (problems.full("keyword-near-miss", at)) return;
-  const written = Array.from(raw.slice(indent, indent + 48))
-    .slice(0, 24)
-    .join("");
+  const chars = Array.from(raw.slice(indent, indent + 48)).slice(0, 24);
+  let end = chars.length;
+  if (readsAs) {
+    const lead = raw.slice(0, indent);
+    for (let n = 1; n <= chars.length; n++) {
+      if (readsAs(lead + chars.slice(0, n).join(""))) {
+        end = n;
+        break;
+      }
+    }
+  }
+  const written = chars.slice(0, end).join("");
   problems.push(
     problem(
       "keyword-near-miss",

@@ -224,6 +224,14 @@ export function duplicateKeys(path: string, text: string, scan: ScanResult): Pro
  */
 function syntaxFailureOf(path: string, text: string): JsonParseResult {
   const at = locationsIn(path, text);
+  // "value expected" at 1:1 would send the reader looking for a typo in nothing.
+  if (text.trim() === "") {
+    return syntaxFailure(
+      at(0),
+      "the file is empty",
+      "a JSON contract is one object, `{ … }`: write it (docs/contracts.md has each kind's keys), or delete the file",
+    );
+  }
   // jsonc-parser recurses: refuse absurd nesting before it can overflow the stack.
   const tooDeep = firstTooDeepOffset(text);
   if (tooDeep !== undefined) {

@@ -146,7 +146,21 @@ function wrongType(
     "wrong-type",
     doc.valueAt(path),
     `${subject} must be ${expected}, ${describeFound(value)}`,
+    { hint: typeHint(expected, value) },
   );
+}
+
+/** How to turn the value found into the type required: the usual slips first. */
+export function typeHint(expected: string, value: unknown): string {
+  if (/number|integer/.test(expected) && typeof value === "string")
+    return "write the number without quotes";
+  if (/boolean/.test(expected) && typeof value === "string")
+    return "write true or false without quotes";
+  if (/array|list/.test(expected) && (typeof value === "string" || isObject(value)))
+    return "wrap the value in a list: [ … ]";
+  if (/string/.test(expected) && value !== null && typeof value !== "object")
+    return "put the value in double quotes";
+  return `replace the value with ${expected}`;
 }
 
 function missingKey(doc: JsonDocument, path: JsonPath): Problem {
@@ -157,6 +171,9 @@ function missingKey(doc: JsonDocument, path: JsonPath): Problem {
     "missing-key",
     doc.valueAt(parent),
     `${subject}missing required key ${JSON.stringify(key)}`,
+    {
+      hint: `add ${JSON.stringify(key)} to ${parent.length === 0 ? "the top-level object" : formatPath(parent)} (docs/contracts.md gives its type)`,
+    },
   );
 }
 
