@@ -188,6 +188,57 @@ describe("tamper findings: each attack is found, its honest twin is not", () => 
   });
 });
 
+describe("tamper findings: the less common forms, each with its twin", () => {
+  const one = (path: string, base: string | undefined, head: string) =>
+    tamperFindings([
+      { basePath: base === undefined ? undefined : path, base, headPath: path, head },
+    ]).map((f) => `${f.code}:${f.line}`);
+  it.each([
+    ["test/a.test.mjs", 'test("a", { skip: process.env.SLOW }, () => {});', "test-marker-added:1"],
+    ["test/a.test.mjs", 'test("a", { skip: false, only: false }, () => {});', undefined],
+    ["test/a.test.mjs", 'test("a", { skip: "" }, () => {});', undefined],
+    ["tests/test_a.py", "import pytest\npytestmark = pytest.mark.skip\n", "test-marker-added:2"],
+    ["tests/test_a.py", "import pytest\n# pytestmark = pytest.mark.skip\n", undefined],
+    [
+      "tests/test_a.py",
+      "from pytest import mark\n\n@mark.skipif(True, reason='x')\ndef test_a(): pass\n",
+      "test-marker-added:3",
+    ],
+    [
+      "src/env.ts",
+      'export const t = import.meta.env.MODE === "test";',
+      "test-environment-branch:1",
+    ],
+    ["src/env.ts", 'export const p = import.meta.env.MODE === "production";', undefined],
+    [
+      "src/env.ts",
+      'export const t = "test" !== process.env.NODE_ENV;',
+      "test-environment-branch:1",
+    ],
+    [
+      "src/env.ts",
+      'if (process.env.npm_lifecycle_event === "test") {}',
+      "test-environment-branch:1",
+    ],
+    ["src/env.ts", 'if (typeof jest !== "undefined") {}', "test-environment-branch:1"],
+    ["test/setup.ts", 'if (typeof jest !== "undefined") {}', undefined],
+    [
+      "app/env.py",
+      'import os\nTEST = os.getenv("APP_ENV") == "testing"\n',
+      "test-environment-branch:2",
+    ],
+    ["app/env.py", 'import os\nPROD = os.getenv("APP_ENV") == "production"\n', undefined],
+    [
+      "src/lib.rs",
+      "pub fn f() -> u8 { if cfg!(test) { 1 } else { 2 } }\n",
+      "test-environment-branch:1",
+    ],
+    ["src/lib.rs", "#[cfg(test)]\nmod tests {}\n", undefined],
+  ] as const)("%s: %s", (path, head, expected) => {
+    expect(one(path, "", head)).toEqual(expected === undefined ? [] : [expected]);
+  });
+});
+
 describe("isTestFile and the default globs", () => {
   it.each([
     ["src/a.test.ts", true],

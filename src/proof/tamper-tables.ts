@@ -55,9 +55,11 @@ export const MARKER_ROWS: readonly PatternRow[] = [
   },
   {
     id: "node-options",
-    forms: "Node's `{ skip: true }`, `{ only: true }`, `{ todo: true }` (or a reason string)",
+    forms:
+      "Node's `{ skip: true }`, `{ only: true }`, `{ todo: true }` (any value but a literal `false`: Node skips on any truthy one)",
     languages: JS,
-    pattern: /(?<![\w$.])(?:skip|todo)\s*:\s*(?:true\b|["'`])|(?<![\w$.])only\s*:\s*true\b/g,
+    pattern:
+      /(?<![\w$.])(?:skip|todo|only)\s*:\s*(?!false\b|undefined\b|null\b|0\b|["'`]["'`])(?=[^\s,}])/g,
   },
   {
     id: "context-skip",
@@ -67,9 +69,10 @@ export const MARKER_ROWS: readonly PatternRow[] = [
   },
   {
     id: "pytest-mark",
-    forms: "`@pytest.mark.skip`, `@pytest.mark.skipif`, `@pytest.mark.xfail`",
+    forms:
+      "`@pytest.mark.skip`, `@pytest.mark.skipif`, `@pytest.mark.xfail`, also as `pytestmark = …`, `marks=…` and `@mark.skip`",
     languages: PY,
-    pattern: /@pytest\.mark\.(?:skip|skipif|xfail)\b/g,
+    pattern: /(?:\bpytest\.|@)mark\.(?:skip|skipif|xfail)\b/g,
   },
   {
     id: "pytest-call",
@@ -124,11 +127,20 @@ export const ENVIRONMENT_ROWS: readonly PatternRow[] = [
       /(?<![\w$])(?:VITEST(?:_\w+)?|JEST_WORKER_ID|NODE_TEST_CONTEXT|PYTEST_CURRENT_TEST|PYTEST_XDIST_WORKER|PYTEST_VERSION)(?![\w$])|import\.meta\.vitest\b/g,
   },
   {
-    id: "node-env-test",
-    forms: "`NODE_ENV === 'test'` (either order, `==`, `!==`, `!=`)",
+    id: "env-is-test",
+    forms:
+      '`NODE_ENV === \'test\'`, `import.meta.env.MODE == "test"`, `os.getenv("APP_ENV") == "testing"`, `npm_lifecycle_event`: any `…ENV`, `…env`, `MODE` or `…_event` name compared with `test`/`testing`, either order',
     languages: ALL,
     pattern:
-      /NODE_ENV["'`]?\]?\s*(?:===?|!==?)\s*["'`]test["'`]|["'`]test["'`]\s*(?:===?|!==?)\s*[\w$.[\]"'`]*NODE_ENV/g,
+      /(?:ENV|env|MODE|_event)\b[\])"'`]{0,3}\s*(?:===?|!==?)\s*["'`]test(?:ing)?["'`]|["'`]test(?:ing)?["'`]\s*(?:===?|!==?)\s*[\w$.[\]()"'`]*(?:ENV|env|MODE|_event)\b/g,
+  },
+  {
+    id: "runner-globals",
+    forms:
+      "`typeof jest`, `typeof vi`, `typeof describe` compared, `globalThis.vi`, `globalThis.jest`, `__vitest_…__`",
+    languages: JS,
+    pattern:
+      /\btypeof\s+(?:jest|vi|describe|it|test|expect|beforeEach)\b|\bglobalThis\.(?:vi|jest)\b|__vitest_\w+__/g,
   },
   {
     id: "python-modules",
