@@ -179,6 +179,27 @@ describe("tamper findings: each attack is found, its honest twin is not", () => 
     ]);
   });
 
+  it("a test moved to another test file of the PR is no removal; one that went nowhere is", () => {
+    const base = 'it("a", () => {});\nit("b", () => {});\n';
+    const head = 'it("a", () => {});\n';
+    const split = [
+      { basePath: "test/x.test.ts", headPath: "test/x.test.ts", base, head },
+      { headPath: "test/y.test.ts", head: 'it("b", () => {});\n' },
+    ];
+    expect(tamperFindings(split)).toEqual([]);
+    // The control: without the new home, and with the test moved into source instead.
+    expect(tamperFindings(split.slice(0, 1)).map((f) => `${f.code}:${f.line}`)).toEqual([
+      "test-removed:2",
+    ]);
+    const intoSource = [
+      split[0] as FileChange,
+      { headPath: "src/y.ts", head: 'it("b", () => {});\n' },
+    ];
+    expect(tamperFindings(intoSource).map((f) => `${f.code}:${f.line}`)).toEqual([
+      "test-removed:2",
+    ]);
+  });
+
   it("a test file renamed into source loses no right: its sniffing is new source sniffing", () => {
     const text = "if (process.env.VITEST) {}\n";
     const f = tamperFindings([

@@ -43,16 +43,25 @@ export function tamperFindings(
 ): TamperFinding[] {
   const globs = options.testFiles ?? DEFAULT_TEST_FILE_GLOBS;
   const out: TamperFinding[] = [];
+  const moves: Moves = { removed: [], added: new Map() };
   for (const change of changes) {
     const baseIsTest = change.basePath !== undefined && isTestFile(change.basePath, globs);
     const headIsTest = change.headPath !== undefined && isTestFile(change.headPath, globs);
-    if (baseIsTest || headIsTest) testFileFindings(change, baseIsTest, headIsTest, out);
+    if (baseIsTest || headIsTest) testFileFindings(change, baseIsTest, headIsTest, out, moves);
     if (change.headPath !== undefined && !headIsTest && change.head !== undefined) {
       // The base side counts only if it was non-test source too: a test file renamed
       // into source keeps no right to sniff (its base occurrences were in a test).
       const base = change.basePath !== undefined && !baseIsTest ? change.base : undefined;
       environmentFindings(change.headPath, base, change.head, out);
     }
+  }
+  // A test gone from one file and new in another changed test file was moved, not
+  // removed (splitting a test file is ordinary work); the names are matched as a
+  // multiset across the PR, so one copy moved covers one removal.
+  for (const r of moves.removed) {
+    const n = moves.added.get(r.name) ?? 0;
+    if (n > 0) moves.added.set(r.name, n - 1);
+    else out.push(r.finding);
   }
   return out.sort(
     (a, b) =>
@@ -62,11 +71,18 @@ export function tamperFindings(
   );
 }
 
+/** Removed tests, held back until every file's added tests are known (moves between files). */
+interface Moves {
+  removed: { name: string; finding: TamperFinding }[];
+  added: Map<string, number>;
+}
+
 function testFileFindings(
   change: FileChange,
   baseIsTest: boolean,
   headIsTest: boolean,
   out: TamperFinding[],
+  moves: Moves,
 ): void {
   const { basePath, headPath } = change;
   if (baseIsTest && basePath !== undefined && change.base === undefined) {
@@ -123,17 +139,17 @@ function testFileFindings(
   // An added test file, or one renamed from non-test source, has no base tests to lose.
   const base =
     baseIsTest && basePath !== undefined ? viewsOf(basePath, change.base ?? "") : undefined;
-  if (base && basePath !== undefined) {
-    removedTests(
-      basePath,
-      headPath,
-      base.noComments,
-      languageOf(basePath),
-      head.noComments,
-      headLang,
-      out,
-    );
-  }
+  // An added test file (or one renamed from source) removes nothing, but its tests can
+  // be the new home of tests moved out of another file.
+  removedTests(
+    baseIsTest ? basePath : undefined,
+    headPath,
+    base ? base.noComments : "",
+    basePath === undefined ? headLang : languageOf(basePath),
+    head.noComments,
+    headLang,
+    moves,
+  );
   for (const row of MARKER_ROWS) {
     if (!row.languages.includes(headLang)) continue;
     newOccurrences(
@@ -168,33 +184,33 @@ function testFileFindings(
 }
 
 function removedTests(
-  basePath: string,
+  basePath: string | undefined,
   headPath: string,
   base: string,
   baseLang: SourceLanguage,
   head: string,
   headLang: SourceLanguage,
-  out: TamperFinding[],
+  moves: Moves,
 ): void {
   // A multiset by name: two tests of one name at base and one at head is one removed.
   const left = new Map<string, number>();
   for (const t of declaredTests(head, headLang)) left.set(t.name, (left.get(t.name) ?? 0) + 1);
-  for (const t of declaredTests(base, baseLang)) {
-    const n = left.get(t.name) ?? 0;
-    if (n > 0) {
-      left.set(t.name, n - 1);
-      continue;
+  if (basePath !== undefined) {
+    for (const t of declaredTests(base, baseLang)) {
+      const n = left.get(t.name) ?? 0;
+      if (n > 0) {
+        left.set(t.name, n - 1);
+        continue;
+      }
+      const where = headPath === basePath ? basePath : `${headPath} (was ${basePath})`;
+      const message = `test "${t.name}" (line ${t.line} at base) is gone from ${where}`;
+      moves.removed.push({
+        name: t.name,
+        finding: tamperFinding("test-removed", basePath, t.line, message),
+      });
     }
-    const where = headPath === basePath ? basePath : `${headPath} (was ${basePath})`;
-    out.push(
-      tamperFinding(
-        "test-removed",
-        basePath,
-        t.line,
-        `test "${t.name}" (line ${t.line} at base) is gone from ${where}`,
-      ),
-    );
   }
+  for (const [name, n] of left) if (n > 0) moves.added.set(name, (moves.added.get(name) ?? 0) + n);
 }
 
 function newOccurrences(
