@@ -200,6 +200,23 @@ describe("tamper findings: each attack is found, its honest twin is not", () => 
     ]);
   });
 
+  it("reads adversarial files in linear time (every pattern's repetition is bounded)", () => {
+    // No timed assertion: before the bounds, the JUnit case alone did not end within minutes.
+    for (const [path, unit] of [
+      ["a.test.ts", 'it("'],
+      ["a_test.go", '.Run("'],
+      ["src/test/java/A.java", "@Test "],
+      ["tests/a.rs", "#[test] "],
+      ["tests/test_a.py", "'''"],
+    ] as const) {
+      const text = unit.repeat(50_000);
+      const f = tamperFindings([{ basePath: path, headPath: path, base: text, head: `${text}x` }], {
+        testFiles: ["**"],
+      });
+      expect(f.filter((x) => x.severity === "blocking")).toEqual([]);
+    }
+  });
+
   it("a test file renamed into source loses no right: its sniffing is new source sniffing", () => {
     const text = "if (process.env.VITEST) {}\n";
     const f = tamperFindings([

@@ -44,78 +44,85 @@ export interface SourceViews {
   code: string;
 }
 
-function blank(ch: string): string {
-  return ch === "\n" ? "\n" : " ";
+function blank(segment: string): string {
+  return segment.replace(/[^\n]/g, " ");
 }
 
-/** Both views of `text` in one linear pass. `other` languages are read as they are. */
+// The characters that can start a comment or a string, per language.
+const OPENERS: Record<Exclude<SourceLanguage, "other">, RegExp> = {
+  js: /\/\/|\/\*|["'`]/g,
+  go: /\/\/|\/\*|["'`]/g,
+  jvm: /\/\/|\/\*|["'`]/g,
+  // Rust's `'` starts lifetimes as often as chars: only `"` strings are read.
+  rust: /\/\/|\/\*|"/g,
+  python: /#|"""|'''|["']/g,
+};
+
+/**
+ * Both views of `text` in one linear pass (whole runs of code are copied, not
+ * characters). `other` languages are read as they are.
+ */
 export function sourceViews(text: string, language: SourceLanguage): SourceViews {
   if (language === "other") return { noComments: text, code: text };
-  const lineComment = language === "python" ? "#" : "//";
-  const blockComments = language !== "python";
-  // Rust's `'` starts lifetimes as often as chars; Go's and Rust's backticks differ
-  // from JS's. Only the delimiters that are cheap to read right are strings here.
-  const quotes = language === "rust" ? ['"'] : language === "python" ? ['"', "'"] : ['"', "'", "`"];
-  let noComments = "";
-  let code = "";
+  const openers = new RegExp(OPENERS[language].source, "g");
+  const noComments: string[] = [];
+  const code: string[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const ch = text[i] as string;
-    if (text.startsWith(lineComment, i)) {
-      while (i < n && text[i] !== "\n") {
-        noComments += " ";
-        code += " ";
-        i++;
-      }
+    openers.lastIndex = i;
+    const m = openers.exec(text);
+    if (!m) break;
+    const run = text.slice(i, m.index);
+    noComments.push(run);
+    code.push(run);
+    const token = m[0];
+    i = m.index;
+    if (token === "//" || token === "#") {
+      const end = text.indexOf("\n", i);
+      const stop = end < 0 ? n : end;
+      const b = blank(text.slice(i, stop));
+      noComments.push(b);
+      code.push(b);
+      i = stop;
       continue;
     }
-    if (blockComments && text.startsWith("/*", i)) {
+    if (token === "/*") {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? n : end + 2;
-      for (; i < stop; i++) {
-        const b = blank(text[i] as string);
-        noComments += b;
-        code += b;
-      }
+      const b = blank(text.slice(i, stop));
+      noComments.push(b);
+      code.push(b);
+      i = stop;
       continue;
     }
-    if (quotes.includes(ch)) {
-      const triple = language === "python" && text.startsWith(ch.repeat(3), i);
-      const delim = triple ? ch.repeat(3) : ch;
-      // A Go or JS backtick string, and a Python triple-quoted one, may span lines.
-      const multiline = triple || ch === "`";
-      noComments += delim;
-      code += delim;
-      i += delim.length;
-      while (i < n) {
-        const c = text[i] as string;
-        // Go's raw (backtick) strings have no escapes.
-        if (c === "\\" && !(language === "go" && ch === "`")) {
-          const next = text[i + 1] ?? "";
-          noComments += c + next;
-          code += next ? ` ${blank(next)}` : " ";
-          i += next ? 2 : 1;
-          continue;
-        }
-        if (text.startsWith(delim, i)) break;
-        if (c === "\n" && !multiline) break;
-        noComments += c;
-        code += blank(c);
-        i++;
+    // A string: a Go or JS backtick string and a Python triple-quoted one may span lines;
+    // Go's raw (backtick) strings have no escapes.
+    const multiline = token.length === 3 || token === "`";
+    const escapes = !(language === "go" && token === "`");
+    let j = i + token.length;
+    while (j < n) {
+      const c = text[j];
+      if (escapes && c === "\\") {
+        j += 2;
+        continue;
       }
-      if (text.startsWith(delim, i)) {
-        noComments += delim;
-        code += delim;
-        i += delim.length;
-      }
-      continue;
+      if (text.startsWith(token, j)) break;
+      if (c === "\n" && !multiline) break;
+      j++;
     }
-    noComments += ch;
-    code += ch;
-    i++;
+    const close = j < n && text.startsWith(token, j) ? token.length : 0;
+    const stop = Math.min(n, j + close);
+    const inner = text.slice(i + token.length, Math.min(n, j));
+    noComments.push(text.slice(i, stop));
+    code.push(token + blank(inner) + text.slice(Math.min(n, j), stop));
+    i = stop;
   }
-  return { noComments, code };
+  if (i < n) {
+    noComments.push(text.slice(i));
+    code.push(text.slice(i));
+  }
+  return { noComments: noComments.join(""), code: code.join("") };
 }
 
 /** 1-based line of each offset, by a table of line starts. */

@@ -10,15 +10,17 @@ export interface DeclaredTest {
 // (`t.test(` is a Node subtest, `test.describe(` Playwright's), with any modifier
 // chain (`.skip`, `.each([...])`) before the name. Only named receivers, so that
 // `/re/.test("abc")` is not a test.
+// Every repetition is bounded: the author of the PR chooses these files, and an
+// unbounded lazy scan per call start would make one file of `it("` quadratic.
 const JS_DECL =
-  /(?<![\w$.])(?:(?:t|test|it|describe|suite|context|ctx)\.)?(?:it|test|describe|suite|context|bench|xit|xdescribe|xtest|fit|fdescribe)(?:\.\w+(?:\s*\((?:[^()]|\([^()]*\))*\))?)*\s*\(\s*(["'`])((?:\\.|(?!\1)[^\\])*?)\1/g;
+  /(?<![\w$.])(?:(?:t|test|it|describe|suite|context|ctx)\.)?(?:it|test|describe|suite|context|bench|xit|xdescribe|xtest|fit|fdescribe)(?:\.\w{1,40}(?:\s*\((?:[^()]|\([^()]{0,200}\)){0,400}\))?){0,6}\s*\(\s*(["'`])((?:\\.|(?!\1)[^\\\n]){0,1000}?)\1/g;
 
 const GO_FUNC = /^func\s+((?:Test|Benchmark|Fuzz|Example)\w*)\s*\(/gm;
-const GO_RUN = /\.Run\(\s*"((?:\\.|[^"\\])*)"/g;
+const GO_RUN = /\.Run\(\s*"((?:\\.|[^"\\\n]){0,1000})"/g;
 const RUST_TEST =
-  /#\[\s*(?:[\w:]+::)?test\b[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)/g;
+  /#\[\s*(?:\w+::){0,5}test\b[^\]\n]{0,300}\]\s*(?:#\[[^\]]{0,300}\]\s*){0,10}(?:pub(?:\([^)]{0,40}\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)/g;
 const JUNIT_TEST =
-  /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b(?:\s*\([^)]*\))?(?:\s*@\w+(?:\.\w+)*(?:\s*\([^)]*\))?)*[^({;@]*?(?:`([^`]+)`|\b(\w+))\s*\(/g;
+  /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b(?:\s*\([^)]{0,500}\))?(?:\s*@\w+(?:\.\w+){0,5}(?:\s*\([^)]{0,500}\))?){0,10}[^({;@]{0,300}?(?:`([^`\n]{1,300})`|\b(\w+))\s*\(/g;
 
 /**
  * The tests `text` declares, read from its comment-free view (strings kept).
@@ -40,8 +42,14 @@ export function declaredTests(text: string, language: SourceLanguage): DeclaredT
       return pythonTests(text);
     case "go":
       for (const m of text.matchAll(GO_FUNC)) add(m[1], m.index);
-      for (const m of text.matchAll(GO_RUN))
-        add(`${enclosingGoTest(text, m.index)}/${m[1]}`, m.index);
+      {
+        const funcs = [...text.matchAll(/^func\s+(\w+)/gm)].map((f) => ({
+          at: f.index,
+          name: f[1] as string,
+        }));
+        for (const m of text.matchAll(GO_RUN))
+          add(`${enclosingGoTest(funcs, m.index)}/${m[1]}`, m.index);
+      }
       break;
     case "rust":
       for (const m of text.matchAll(RUST_TEST)) add(m[1], nameOffset(m));
@@ -61,10 +69,19 @@ function nameOffset(m: RegExpExecArray | RegExpMatchArray): number {
   return (m.index ?? 0) + m[0].lastIndexOf(name);
 }
 
-function enclosingGoTest(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const all = [...before.matchAll(/^func\s+(\w+)/gm)];
-  return all.at(-1)?.[1] ?? "?";
+function enclosingGoTest(funcs: readonly { at: number; name: string }[], offset: number): string {
+  let lo = 0;
+  let hi = funcs.length - 1;
+  let found = "?";
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const f = funcs[mid] as { at: number; name: string };
+    if (f.at < offset) {
+      found = f.name;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
 // Python: `def test_*` (and `async def`), inside `class` blocks tracked by indentation,
