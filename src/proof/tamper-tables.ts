@@ -132,7 +132,7 @@ export const ENVIRONMENT_ROWS: readonly PatternRow[] = [
       '`NODE_ENV === \'test\'`, `import.meta.env.MODE == "test"`, `os.getenv("APP_ENV") == "testing"`, `npm_lifecycle_event`: any `…ENV`, `…env`, `MODE` or `…_event` name compared with `test`/`testing`, either order',
     languages: ALL,
     pattern:
-      /(?:ENV|env|MODE|_event)\b[\])"'`]{0,3}\s*(?:===?|!==?)\s*["'`]test(?:ing)?["'`]|["'`]test(?:ing)?["'`]\s*(?:===?|!==?)\s*[\w$.[\]()"'`]*(?:ENV|env|MODE|_event)\b/g,
+      /(?:ENV|env|MODE|_event)\b[\])"'`]{0,3}\s*(?:===?|!==?)\s*["'`]test(?:ing)?["'`]|["'`]test(?:ing)?["'`]\s*(?:===?|!==?)\s*[\w$.[\]()"'`]{0,200}?(?:ENV|env|MODE|_event)\b/g,
   },
   {
     id: "runner-globals",
