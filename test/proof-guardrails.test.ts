@@ -122,6 +122,13 @@ describe("protectedPathMatches", () => {
     ]);
   });
 
+  it("with backticks, the prose around them on a Protected: line names no path", () => {
+    const b = [{ text: "Protected: `src/auth/**` (owned by security)", line: 9 }];
+    expect(
+      protectedPathMatches(b, ["src/auth/a.ts", "by/x", "security)"]).map((m) => m.path),
+    ).toEqual(["src/auth/a.ts"]);
+  });
+
   it("the honest twin: a PR that changes only unprotected paths matches nothing", () => {
     expect(
       protectedPathMatches(bullets, ["src/authz.ts", "src/ui/button.ts", "docs/auth.md"]),

@@ -97,20 +97,35 @@ const PROTECTED_COLON = /^\s*protected\s*:\s*(.+)$/i;
 export function protectedPatterns(bullet: GuardrailBullet): string[] {
   const colon = PROTECTED_COLON.exec(bullet.text);
   if (colon) {
-    return (colon[1] as string)
-      .split(/[\s,]+/)
-      .map((p) => p.replace(/^`|`$/g, "").trim())
-      .filter((p) => p !== "" && !/^(and|or)$/i.test(p));
+    // Comma-separated items: an item with backticks names what they hold (the rest
+    // of it is prose); one without is a path when it is one word, else its words
+    // that look like paths (a `/`, `*` or `.` in them).
+    const out: string[] = [];
+    for (const item of (colon[1] as string).split(",")) {
+      const ticked = backticked(item);
+      const words = item
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w !== "");
+      if (ticked.length > 0) out.push(...ticked);
+      else if (words.length === 1) out.push(words[0] as string);
+      else out.push(...words.filter((w) => /[/*.]/.test(w)));
+    }
+    return out;
   }
   if (
     PROTECTED_SURFACES.test(bullet.text) ||
     (bullet.under !== undefined && PROTECTED_SURFACES.test(bullet.under))
   ) {
-    return [...bullet.text.matchAll(/`([^`\n]+)`/g)]
-      .map((m) => (m[1] as string).trim())
-      .filter((p) => p !== "");
+    return backticked(bullet.text);
   }
   return [];
+}
+
+function backticked(text: string): string[] {
+  return [...text.matchAll(/`([^`\n]+)`/g)]
+    .map((m) => (m[1] as string).trim())
+    .filter((p) => p !== "");
 }
 
 /**
