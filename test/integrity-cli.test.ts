@@ -366,7 +366,35 @@ describe("reading the base", () => {
     const r = await runCli(["validate", "--base", "no-such-branch"], root);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--base no-such-branch: no-such-branch is not a commit");
-    expect(r.stderr).toContain("git fetch origin no-such-branch");
+    // No remote in this clone: nothing to fetch from, so no fetch is suggested.
+    expect(r.stderr).toContain("this repository has no remote");
+    expect(r.stderr).not.toContain("git fetch");
+  });
+
+  it("an unknown ref names the fetch for the remotes the clone has: `origin/x` with origin, a bare name too", async () => {
+    const upstream = baseAndHead({ [ORACLE_PATH]: null });
+    const clone = tempDir("cg-clone-");
+    git(clone, "clone", "-q", "--branch", "pr", `file://${upstream}`, ".");
+    const remoteBranch = await runCli(["validate", "--base", "origin/release"], clone);
+    expect(remoteBranch.code).toBe(2);
+    expect(remoteBranch.stderr).toContain("fetch it: `git fetch origin release`");
+    expect(remoteBranch.stderr).not.toContain("git fetch origin origin/release");
+    const bare = await runCli(["validate", "--base", "release"], clone);
+    expect(bare.stderr).toContain("`git fetch origin release`, then `--base origin/release`");
+    // `origin/main` in a clone without a remote is never told to fetch from origin.
+    git(clone, "remote", "remove", "origin");
+    const noRemote = await runCli(["validate", "--base", "origin/main"], clone);
+    expect(noRemote.code).toBe(2);
+    expect(noRemote.stderr).toContain("this repository has no remote");
+    expect(noRemote.stderr).not.toContain("git fetch");
+  });
+
+  it("outside a git repository --base says so, not that the ref is missing", async () => {
+    const dir = tempDir("cg-no-git-");
+    const r = await runCli(["validate", "--base", "main", "--root", dir], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is not a git repository");
+    expect(r.stderr).not.toContain("is not a commit");
   });
 
   /** A depth-1 clone of `pr` that also has a depth-1 `origin/main`: no merge base yet. */
@@ -400,7 +428,7 @@ describe("reading the base", () => {
     git(clone, "update-ref", "refs/heads/base", git(upstream, "rev-parse", "main").trim());
     const r = await runCli(["validate", "--base", "base"], clone);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("No merge base between base and HEAD");
+    expect(r.stderr).toContain("No merge base between base and HEAD: the clone is shallow");
     expect(r.stderr).toContain("fetch-depth: 0");
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openGit } from "../src/git/index.js";
 import { compareWithBase } from "../src/integrity/collect.js";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { runCli } from "./helpers/cli.js";
@@ -203,7 +204,7 @@ describe("head read at a commit (the action's PR head), not the working tree", (
     git(root, "checkout", "-q", "main");
     const mergeBase = git(root, "rev-parse", "HEAD").trim();
     const findings = await compareWithBase({
-      root,
+      git: openGit(root),
       mergeBase,
       headCommit,
       touched,

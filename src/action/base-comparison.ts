@@ -1,3 +1,4 @@
+import type { Git } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
 import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
 import type { IntegrityReport } from "../integrity/types.js";
@@ -24,6 +25,7 @@ const QUEUED: IntegrityReport = {
  */
 export async function baseComparison(
   api: GitHubApi,
+  git: Git,
   globs: readonly string[],
   { target, headSha }: Gated,
   scope: Scope,
@@ -37,7 +39,7 @@ export async function baseComparison(
   const [report, shared] = await Promise.all([
     pullIntegrity({
       api,
-      root: scope.root,
+      git,
       prefix: scope.prefix,
       globs,
       pr,

@@ -1,8 +1,8 @@
 import { relative, sep } from "node:path";
 import { discoverContracts } from "../discover.js";
+import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { RunnerEnv, Target } from "./event.js";
-import { gitChangedFiles } from "./git.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
 import { type ActionIO, StopRun } from "./io.js";
@@ -39,6 +39,7 @@ export async function collectContracts(args: {
   runner: RunnerEnv;
   settings: ActionSettings;
   gated: Gated;
+  git: Git;
 }): Promise<Scope> {
   try {
     return await collect(args);
@@ -53,6 +54,7 @@ async function collect({
   runner,
   settings,
   gated: { target, headSha },
+  git,
 }: Parameters<typeof collectContracts>[0]): Promise<Scope> {
   const root = settings.workingDirectory;
   const prefix = repoPrefix(runner.workspace ?? root, root);
@@ -64,7 +66,7 @@ async function collect({
   // into a value at once, so a failure waits for its turn below.
   const listing: Promise<{ files: ChangedFile[] } | { error: unknown }> =
     target.kind === "pull-request"
-      ? changedFiles(api, target, root, io).then(
+      ? changedFiles(api, target, git, io).then(
           (files) => ({ files }),
           (error: unknown) => ({ error }),
         )
@@ -102,7 +104,7 @@ async function collect({
     settings.scope === "changed"
   ) {
     // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
-    const queued = await gitChangedFiles(root, target.changedSince, headSha);
+    const queued = await git.changedBetween(target.changedSince, headSha);
     ({
       selected: paths,
       removed,
@@ -131,7 +133,7 @@ function repoPrefix(workspace: string, root: string): string {
 async function changedFiles(
   api: GitHubApi,
   target: Extract<Target, { kind: "pull-request" }>,
-  root: string,
+  git: Git,
   io: ActionIO,
 ): Promise<ChangedFile[]> {
   let files: ChangedFile[] | undefined;
@@ -150,5 +152,5 @@ async function changedFiles(
   io.info(
     `The PR changes ${count ?? "an unknown number of"} files; the API listed ${files?.length ?? 0}. Using git diff.`,
   );
-  return gitChangedFiles(root, target.baseSha!, target.headSha!);
+  return git.changedBetween(target.baseSha!, target.headSha!);
 }

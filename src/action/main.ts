@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { openGit } from "../git/index.js";
 import { loadContracts } from "../load.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
@@ -55,9 +56,10 @@ export async function runAction({
     const { runner, settings, target } = readRun(io, env);
     const [owner = "", repo = ""] = runner.repository.split("/");
     const api = github(settings.githubToken, { owner, repo }, runner.apiUrl);
-    const gated = await stage("head", () => resolveHead(api, target, settings.workingDirectory));
+    const git = openGit(settings.workingDirectory);
+    const gated = await stage("head", () => resolveHead(api, target, git));
     const scope = await stage("collect", () =>
-      collectContracts({ api, io, runner, settings, gated }),
+      collectContracts({ api, io, runner, settings, gated, git }),
     );
     // The sandbox host starts (a process of its own, and a probe) while the
     // next stages wait on git and the API; a run that stops early closes it.
@@ -69,7 +71,7 @@ export async function runAction({
       sandbox.catch(() => {});
     }
     const integrity = await stage("base-comparison", () =>
-      baseComparison(api, settings.contracts, gated, scope),
+      baseComparison(api, git, settings.contracts, gated, scope),
     );
     const stops = new ApiStops();
     // The check run is created (a round trip to GitHub) while the contracts load

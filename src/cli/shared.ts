@@ -1,18 +1,14 @@
-import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { discoverContracts } from "../discover.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
 export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {
   if (explicit !== undefined) return resolve(cwd, explicit);
-  return new Promise((done) => {
-    execFile("git", ["rev-parse", "--show-toplevel"], { cwd }, (err, stdout) =>
-      done(err ? cwd : stdout.trim() || cwd),
-    );
-  });
+  return (await openGit(cwd).topLevel()) || cwd;
 }
 
 /** Discover (default globs plus any extra) and load every contract, in path order. */

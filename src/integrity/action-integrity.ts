@@ -1,14 +1,14 @@
+import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import { findApproval } from "./approval.js";
 import { compareWithBase } from "./collect.js";
-import { findMergeBase } from "./git-base.js";
 import { touchedContracts } from "./pairs.js";
 import type { IntegrityReport } from "./types.js";
 
 export interface PullIntegrityArgs {
   api: Pick<GitHubApi, "listReviews" | "getPermission" | "getPull">;
-  /** Working directory the contracts are relative to. */
-  root: string;
+  /** Git of the working directory the contracts are relative to. */
+  git: Git;
   /** The working directory relative to the repository root ("" when the same). */
   prefix: string;
   globs: readonly string[];
@@ -20,12 +20,12 @@ export interface PullIntegrityArgs {
 /**
  * The PR's contract changes against the merge base of its base and head,
  * and, when some block, whether an approving review acknowledges them.
- * Throws `BaseUnreadableError` when the base cannot be read (fail closed).
+ * Throws `GitReadError` when the base cannot be read (fail closed).
  */
 export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityReport> {
-  const base = await findMergeBase(args.root, args.pr.baseSha, args.pr.headSha);
+  const base = await args.git.mergeBase(args.pr.baseSha, args.pr.headSha);
   const findings = await compareWithBase({
-    root: args.root,
+    git: args.git,
     mergeBase: base,
     touched: touchedContracts(args.changed, args.globs, args.prefix),
     discovered: args.discovered,

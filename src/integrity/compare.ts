@@ -13,6 +13,8 @@ export interface VersionPair {
   head?: ContractVersion;
   /** The head path when the file is there but was not read (a symlink): it gates nothing either. */
   unreadHead?: string;
+  /** Renamed to a path that is no contract: why (see `notAContractReason`). */
+  movedTo?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export function compareContracts(
   cites: ReadonlyMap<string, HeadCitations> = new Map(),
 ): Finding[] {
   const out: Finding[] = [];
-  for (const { base, head, unreadHead } of pairs) {
+  for (const { base, head, unreadHead, movedTo } of pairs) {
     if (head?.contract.kind === "workphase-research") {
       // Added research has no base; a base of another kind is no earlier version of it.
       out.push(
@@ -62,9 +64,11 @@ export function compareContracts(
               message:
                 unreadHead !== undefined
                   ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
-                  : head === undefined || replaced
-                    ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
-                    : `${base.path} became ${head.path}, a contract of another kind`,
+                  : movedTo !== undefined && head === undefined
+                    ? `${base.path} was renamed, and ${movedTo}: nothing of it runs`
+                    : head === undefined || replaced
+                      ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
+                      : `${base.path} became ${head.path}, a contract of another kind`,
               ...(base.contract.kind === "oracle-contract"
                 ? {}
                 : { before: "a JSON phase contract cannot be superseded" }),

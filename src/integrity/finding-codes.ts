@@ -8,7 +8,7 @@ export const FINDING_CODES = {
   "contract-removed": {
     blocking: true,
     kinds: "oracle-contract, plan-contract",
-    doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
+    doc: "The contract was deleted, renamed to a path that is no contract (out of the discovery globs, into a directory the gate never searches such as `node_modules/`, to a name of no contract kind), or stopped being a regular file (a directory, a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
     blocking: false,
