@@ -69,7 +69,12 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     const head = headVersion(opts.git.root, path);
     if (head) oracleHeads.push(head.contract);
   }
-  return compareContracts(pairs, supersededPaths(oracleHeads), await citingPlans(opts, pairs));
+  return compareContracts(
+    pairs,
+    supersededPaths(oracleHeads),
+    await citingPlans(opts, pairs),
+    new Map(oracleHeads.map((c) => [c.path, c])),
+  );
 }
 
 function versionEntry(path: string, v: ContractVersion | undefined): [string, ContractVersion][] {

@@ -13,12 +13,18 @@ export const FINDING_CODES = {
   "contract-superseded": {
     blocking: false,
     kinds: "oracle-contract",
-    doc: "The contract was deleted or renamed away, and a contract at head names it in `supersedes:`: allowed, shown so a reviewer sees the re-scope.",
+    doc: "The contract was deleted or renamed away, and a contract at head names it in `supersedes:`: allowed when the superseding contract keeps every criterion that could block (else `criterion-weakened` too), shown so a reviewer sees the re-scope.",
   },
   "superseded-edited": {
     blocking: true,
     kinds: "oracle-contract",
     doc: "A contract that a contract at head supersedes was edited: a superseded file may stay or go, never change.",
+  },
+
+  "criterion-weakened": {
+    blocking: true,
+    kinds: "every kind",
+    doc: "A criterion that could block at base (a check to run, an `ABANDON`, a QR item recorded `FAIL`, a decision a person must make) is missing, weaker or unchecked at head — removed, a check dropped or changed, its timeout raised more than tenfold, turned manual — whatever form the change took (a `manual` contract edited, a supersession, a file deleted or rewritten by its tool), when no other blocking finding already names the change.",
   },
 
   // Markdown (oracle) contracts
@@ -95,19 +101,19 @@ export const FINDING_CODES = {
     doc: "`version` is lower than at base.",
   },
   "regeneration-dropped": {
-    blocking: false,
+    blocking: true,
     kinds: "plan-contract",
-    doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check.",
+    doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check: editing the plan and re-running `refresh-hash` is no way around approval. Adding tasks or checks is no finding.",
   },
   "regeneration-changed": {
-    blocking: false,
+    blocking: true,
     kinds: "plan-contract",
-    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): shown so a loosened check stays visible.",
+    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): the gate cannot order two checks by strength, so any change needs approval.",
   },
   "manual-edit": {
     blocking: false,
     kinds: "plan-contract",
-    doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed, not blocking.",
+    doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed; a change that drops or alters a check is `criterion-weakened` too (blocking).",
   },
 
   // Planner quality-review files: warnings only, since upstream deletes a QR file on
