@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { blockModified } from "../committed.js";
 import { openGit } from "../git/index.js";
 import { loadContracts } from "../load.js";
 import type { Sandbox } from "../sandbox/index.js";
@@ -86,7 +87,14 @@ export async function runAction({
         stops,
       }),
     );
-    const contracts = await stage("load", () => loadContracts(scope.root, scope.paths));
+    // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
+    const contracts = await stage("load", async () =>
+      blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
+        (e: unknown) => {
+          throw new StopRun(`contract-gate: ${(e as Error).message}`);
+        },
+      ),
+    );
     const checkRun = await creating;
     const opened = sandbox;
     sandbox = undefined; // runChecks closes it
