@@ -29,6 +29,7 @@ export async function baseComparison(
   globs: readonly string[],
   { target, headSha }: Gated,
   scope: Scope,
+  workflow?: { path: string; git: Git },
 ): Promise<IntegrityReport> {
   if (target.kind !== "pull-request") {
     return target.changedSince !== undefined ? QUEUED : noPullBase(target.event);
@@ -45,6 +46,7 @@ export async function baseComparison(
       pr,
       changed: scope.changed,
       discovered: scope.discovered,
+      ...(workflow ? { workflow } : {}),
     }).catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);
     }),

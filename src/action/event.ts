@@ -14,6 +14,8 @@ export interface RunnerEnv {
   apiUrl: string;
   runnerTemp: string | undefined;
   workspace: string | undefined;
+  /** `GITHUB_WORKFLOW_REF`: `owner/repo/.github/workflows/x.yml@ref`, the workflow running the gate. */
+  workflowRef?: string | undefined;
 }
 
 export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
@@ -28,6 +30,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
     runnerTemp: env.RUNNER_TEMP,
     workspace: env.GITHUB_WORKSPACE,
+    workflowRef: env.GITHUB_WORKFLOW_REF,
   };
 }
 

@@ -1,12 +1,14 @@
 import { performance } from "node:perf_hooks";
 import { blockModified } from "../committed.js";
-import { openGit } from "../git/index.js";
+import { type Git, openGit } from "../git/index.js";
+import { workflowPathOf } from "../integrity/workflow-diff.js";
 import { loadContracts } from "../load.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
 import { collectContracts } from "./collect.js";
+import type { RunnerEnv } from "./event.js";
 import { resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
 import { publish } from "./publish.js";
@@ -15,6 +17,14 @@ import { reportRun } from "./report.js";
 import { runChecks, startSandbox } from "./run-checks.js";
 
 export type { ActionIO } from "./io.js";
+
+/** The workflow running the gate, read at the repository root (the workspace). */
+function invokingWorkflow(runner: RunnerEnv): { path: string; git: Git } | undefined {
+  const path = workflowPathOf(runner.workflowRef, runner.repository);
+  return path === undefined || runner.workspace === undefined
+    ? undefined
+    : { path, git: openGit(runner.workspace) };
+}
 
 export interface ActionDeps {
   io: ActionIO;
@@ -72,7 +82,7 @@ export async function runAction({
       sandbox.catch(() => {});
     }
     const integrity = await stage("base-comparison", () =>
-      baseComparison(api, git, settings.contracts, gated, scope),
+      baseComparison(api, git, settings.contracts, gated, scope, invokingWorkflow(runner)),
     );
     const stops = new ApiStops();
     // The check run is created (a round trip to GitHub) while the contracts load

@@ -4,6 +4,7 @@ import { findApproval } from "./approval.js";
 import { compareWithBase } from "./collect.js";
 import { touchedContracts } from "./pairs.js";
 import type { IntegrityReport } from "./types.js";
+import { workflowFindings } from "./workflow-diff.js";
 
 export interface PullIntegrityArgs {
   api: Pick<GitHubApi, "listReviews" | "getPermission" | "getPull">;
@@ -15,6 +16,8 @@ export interface PullIntegrityArgs {
   pr: { number: number; baseSha: string; headSha: string; author?: string };
   changed: readonly ChangedFile[];
   discovered: readonly string[];
+  /** The workflow running the gate (repository-relative) and the git of the repository's root. */
+  workflow?: { path: string; git: Git };
 }
 
 /**
@@ -31,12 +34,27 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     discovered: args.discovered,
     headCommit: args.pr.headSha,
   });
+  if (args.workflow !== undefined)
+    findings.push(...(await workflowChange(args.workflow, base, args.pr.headSha)));
   const report: IntegrityReport = { applies: true, base, findings };
   if (!findings.some((f) => f.blocking)) return report;
   const { approval, note } = await findApproval(args.api, args.pr, args.pr.headSha);
   if (approval) report.approval = approval;
   else report.approvalNote = note;
   return report;
+}
+
+/** The invoking workflow at the merge base and at the head, compared (`workflowFindings`). */
+async function workflowChange(
+  { path, git }: { path: string; git: Git },
+  base: string,
+  head: string,
+) {
+  const text = async (commit: string) => {
+    const read = (await git.readAt(commit, [{ path, limit: 1024 * 1024 }])).get(path);
+    return read?.kind === "file" ? Buffer.from(read.bytes).toString("utf8") : undefined;
+  };
+  return workflowFindings(path, await text(base), await text(head));
 }
 
 /** Events without a PR base: the comparison does not apply, and the report says so. */

@@ -157,6 +157,11 @@ export const FINDING_CODES = {
   },
 
   // The pull request itself, whatever its contracts
+  "gate-config-changed": {
+    blocking: true,
+    kinds: "pull-request",
+    doc: "The workflow that runs the gate (`GITHUB_WORKFLOW_REF`) differs between the merge base and the PR's head: on `pull_request` GitHub runs the PR's copy, so it could point `contracts:` at nothing, turn `sandbox` off, narrow `scope` or change `untrusted-commands`, `check-network` or the pinned gate version. Each of those inputs that changed is named, before → after.",
+  },
   "shared-head-other-base": {
     blocking: true,
     kinds: "pull-request",
