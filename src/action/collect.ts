@@ -1,5 +1,8 @@
 import { relative, sep } from "node:path";
 import { discoverContracts } from "../discover.js";
+import { kindOf, parseContract } from "../formats/index.js";
+import { MAX_CONTRACT_BYTES } from "../formats/text.js";
+import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { RunnerEnv, Target } from "./event.js";
@@ -89,6 +92,12 @@ async function collect({
     io.info(
       `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
     );
+    // A contract bound to the PR's branch judges it whether or not the PR touches the contract.
+    const bound = boundToBranch(root, discovered, target.headRef).filter((p) => !paths.includes(p));
+    for (const p of bound) {
+      io.info(`${p} is in scope: its header binds it to the PR's head branch ${target.headRef}.`);
+    }
+    paths = [...paths, ...bound].sort();
     if (notFiles.length > 0) {
       io.warning(
         `contract-gate: no longer regular files at head, so nothing of them runs: ${notFiles.join(", ")}.`,
@@ -115,6 +124,26 @@ async function collect({
     );
   }
   return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch };
+}
+
+/**
+ * The contracts whose header names `branch` (an oracle contract's `branch:`;
+ * the other kinds have no such field), read from disk like the loader reads
+ * them (never through a symlink). Not-yet-known branch: none.
+ */
+export function boundToBranch(
+  root: string,
+  discovered: readonly string[],
+  branch: string | undefined,
+): string[] {
+  if (branch === undefined || branch === "") return [];
+  return discovered.filter((path) => {
+    if (kindOf(path) !== "oracle-contract") return false;
+    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+    if (read.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
+    const header = parseContract("oracle-contract", path, read.bytes).header;
+    return header.kind === "oracle-contract" && header.branch?.trim() === branch;
+  });
 }
 
 /** The first line of every surface when the `contracts` globs match nothing at all. */

@@ -35,6 +35,7 @@ export async function resolveHead(api: GitHubApi, from: Target, git: Git): Promi
       headSha: pr.headSha,
       baseSha: pr.baseSha,
       headRepo: pr.headRepo,
+      headRef: pr.headRef,
       baseRepo: pr.baseRepo,
       changedFiles: pr.changedFiles,
     };
