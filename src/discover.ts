@@ -3,6 +3,7 @@ import { lstat, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
+import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "./formats/kinds.js";
 
 export interface DiscoverOptions {
@@ -85,8 +86,9 @@ function withoutSpecTasks(found: ReadonlySet<string>): string[] {
 }
 
 /**
- * Files under `dir` matching any glob; dot-directories included, never .git
- * or node_modules. Symlinks that match are listed too, though never followed:
+ * Files under `dir` that are contracts by `contractPaths` (the globs, never
+ * under an excluded directory, a known kind); dot-directories included.
+ * Symlinks that match are listed too, though never followed:
  * a contract replaced by a symlink must reach the loader, which refuses it
  * by name, rather than silently drop out of the gate.
  */
@@ -96,13 +98,14 @@ export async function listMatching(dir: string, globs: readonly string[]): Promi
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
-    ignore: [...SKIPPED].map((d) => `**/${d}/**`),
+    ignore: EXCLUDED_DIRS.map((d) => `**/${d}/**`),
     expandDirectories: false,
   });
-  return [...files, ...listSymlinks(dir, globs)];
+  const { isContract } = contractPaths(globs);
+  return [...files, ...listSymlinks(dir, globs)].filter(isContract);
 }
 
-const SKIPPED = new Set([".git", "node_modules"]);
+const SKIPPED = new Set(EXCLUDED_DIRS);
 
 /**
  * Symlinks under `dir` matching any glob, found by walking from each glob's

@@ -27,6 +27,11 @@ export const PROBLEM_CODES = {
     kinds: "all",
     doc: "The file could not be read (missing, a directory, or no permission).",
   },
+  "worktree-modified": {
+    severity: "error",
+    kinds: "all",
+    doc: "The contract, its plan, evidence or research in the working tree differs from the commit the gate compared: a step before the gate changed it after checkout, so the contract runs nothing (the action always; the CLI with `CI` set or `--committed`).",
+  },
   "symlinked-contract": {
     severity: "error",
     kinds: "all",

@@ -7,14 +7,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkoutAdvice, verifyCheckout } from "../src/action/checkout.js";
 import { isUntrusted, type RunnerEnv, readRunnerEnv, resolveTarget } from "../src/action/event.js";
-import { checkoutAdvice, gitChangedFiles, verifyCheckout } from "../src/action/git.js";
 import { INPUT_DEFAULTS, parseInputs } from "../src/action/inputs.js";
 import { type ActionIO, runAction } from "../src/action/main.js";
 import { runPost } from "../src/action/post.js";
 import { selectChanged } from "../src/action/select.js";
 import { notPullRequestRun } from "../src/action/workflow-run.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
+import { openGit } from "../src/git/index.js";
 import {
   type Annotation,
   type ChangedFile,
@@ -370,7 +371,7 @@ describe("selectChanged", () => {
 
 // ------------------------------------------------------------------ git
 
-describe("verifyCheckout / gitChangedFiles", () => {
+describe("verifyCheckout / changedBetween", () => {
   it("accepts the head or a merge whose second parent is the head, refuses the base", async () => {
     const repo = await makeRepo({
       base: { "a.txt": "a\n", "old.txt": "same content for rename detection\n" },
@@ -382,30 +383,39 @@ describe("verifyCheckout / gitChangedFiles", () => {
       },
       merge: true,
     });
-    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({
+    expect(await verifyCheckout(openGit(repo.dir), repo.head)).toEqual({
       ok: true,
       head: repo.head,
       merge: false,
     });
     await repo.checkout(repo.merge!);
-    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({
+    expect(await verifyCheckout(openGit(repo.dir), repo.head)).toEqual({
       ok: true,
       head: repo.merge,
       merge: true,
     });
     await repo.checkout(repo.base);
-    expect(await verifyCheckout(repo.dir, repo.head)).toEqual({ ok: false, head: repo.base });
-    expect(await verifyCheckout(scratch(), repo.head)).toEqual({ ok: false, head: undefined });
+    expect(await verifyCheckout(openGit(repo.dir), repo.head)).toEqual({
+      ok: false,
+      head: repo.base,
+    });
+    expect(await verifyCheckout(openGit(scratch()), repo.head)).toEqual({
+      ok: false,
+      head: undefined,
+    });
     // actions/checkout's default: the merge commit at depth 1 (HEAD^2 does not resolve there).
     const shallow = await shallowClone(repo, "merge");
-    expect(await verifyCheckout(shallow.dir, repo.head)).toEqual({
+    expect(await verifyCheckout(openGit(shallow.dir), repo.head)).toEqual({
       ok: true,
       head: repo.merge,
       merge: true,
     });
-    expect(await verifyCheckout(shallow.dir, repo.base)).toEqual({ ok: false, head: repo.merge });
+    expect(await verifyCheckout(openGit(shallow.dir), repo.base)).toEqual({
+      ok: false,
+      head: repo.merge,
+    });
 
-    const files = await gitChangedFiles(repo.dir, repo.base, repo.head);
+    const files = await openGit(repo.dir).changedBetween(repo.base, repo.head);
     expect(files).toEqual(
       expect.arrayContaining([
         { path: "a.txt", status: "removed" },

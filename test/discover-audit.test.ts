@@ -6,6 +6,7 @@ import type { ActionSettings } from "../src/action/inputs.js";
 import type { ActionIO } from "../src/action/io.js";
 import { MAX_LISTED } from "../src/discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
+import { openGit } from "../src/git/index.js";
 import type { GitHubApi } from "../src/github/types.js";
 import { oracleContract, planContract } from "./fixtures/run/contracts.js";
 import { runCli } from "./helpers/cli.js";
@@ -113,6 +114,7 @@ describe("loud misconfiguration (action)", () => {
         target: { kind: "commit", sha: "0".repeat(40), event: "push" },
         headSha: "0".repeat(40),
       },
+      git: openGit(root),
     });
 
   it("moved contracts with nothing found fail the gate and lead every surface; a mistyped glob warns", async () => {

@@ -222,6 +222,23 @@ describe("markdown contracts against their base", () => {
     });
     expect(codes(edited.findings)).toEqual(["B superseded-edited"]);
   });
+
+  it("a supersession that drops a blocking criterion blocks by its effect; the twin above keeps every one", async () => {
+    const weak = ORACLE_BASE.replace(
+      "- status: active",
+      `- status: active\n- supersedes: ${ORACLE_PATH}`,
+    ).replace("grep -q resetDone src/login.js && echo LOOP-GONE", "echo LOOP-GONE");
+    const r = await findingsFor({
+      [ORACLE_PATH]: null,
+      ".claude/tasks/contracts/2026-03-05-login-logout-1000.md": weak,
+    });
+    expect(codes(r.findings)).toEqual(["B criterion-weakened", "W contract-superseded"]);
+    expect(r.findings[0]).toMatchObject({
+      subject: "criterion 1",
+      path: ".claude/tasks/contracts/2026-03-05-login-logout-1000.md",
+    });
+    expect(r.code).toBe(1);
+  });
 });
 
 describe("JSON phase contracts against their base", () => {
@@ -287,7 +304,7 @@ describe("JSON phase contracts against their base", () => {
     expect(task.findings.map((f) => f.subject)).toEqual(["task T2", "contract"]);
   });
 
-  it("regeneration (new plan, matching hash) may drop checks: warnings only (control)", async () => {
+  it("regeneration (new plan, matching hash) that drops or changes a check blocks: the plan edit and refresh-hash are no way around approval", async () => {
     const plan = `${PLAN_BASE}\nThe lint step moved to CI.\n`;
     const r = await findingsFor({
       [PLAN_PATH]: plan,
@@ -296,11 +313,29 @@ describe("JSON phase contracts against their base", () => {
         checkOf(c, 0, 0).pattern = "app_metadata'->>'role' = 'admin'";
       }),
     });
-    expect(codes(r.findings).sort()).toEqual(["W regeneration-changed", "W regeneration-dropped"]);
+    expect(codes(r.findings).sort()).toEqual(["B regeneration-changed", "B regeneration-dropped"]);
     expect(r.findings.find((f) => f.code === "regeneration-changed")).toMatchObject({
       before: "app_metadata'->>'role'",
       after: "app_metadata'->>'role' = 'admin'",
     });
+    expect(r.code).toBe(1);
+  });
+
+  it("honest twin: a regeneration that only adds a task and a check passes without approval", async () => {
+    const plan = `${PLAN_BASE}\nAlso audit the admin area.\n`;
+    const r = await findingsFor({
+      [PLAN_PATH]: plan,
+      [PLAN_CONTRACT_PATH]: planContract(plan, (c) => {
+        const tasks = c.tasks as Record<string, unknown>[];
+        (tasks[0]!.verification as unknown[]).push({
+          type: "file-exists",
+          path: "supabase/policies.sql",
+          must_contain: "role",
+        });
+        tasks.push({ ...tasks[1]!, id: "T3", title: "Audit log", depends_on: ["T1"] });
+      }),
+    });
+    expect(r.findings).toEqual([]);
     expect(r.code).toBe(0);
   });
 
@@ -320,7 +355,7 @@ describe("JSON phase contracts against their base", () => {
     ]);
   });
 
-  it("flipping generated_by to manual is itself a finding; a base manual contract only warns", async () => {
+  it("flipping generated_by to manual is itself a finding; a base manual contract's weakened check blocks by its effect", async () => {
     const flipped = await findingsFor(
       weakened((c) => {
         c.generated_by = "manual";
@@ -343,8 +378,31 @@ describe("JSON phase contracts against their base", () => {
     );
     const { code, stdout } = await runCli(["validate", "--base", "main", "--json"], root);
     const findings = JSON.parse(stdout).integrity.findings as JsonFinding[];
-    expect(codes(findings)).toEqual(["W manual-edit"]);
-    expect(code).toBe(0);
+    expect(codes(findings)).toEqual(["B criterion-weakened", "W manual-edit"]);
+    expect(findings[0]!.subject).toBe("criterion T1.1");
+    expect(code).toBe(1);
+
+    // Honest twin: the manual contract gains a check and a task title is re-worded: warnings only.
+    const twin = baseAndHead(
+      {
+        [PLAN_CONTRACT_PATH]: planContract(PLAN_BASE, (c) => {
+          c.generated_by = "manual";
+          const tasks = c.tasks as Record<string, unknown>[];
+          tasks[0]!.title = "Role check in the row-level security policy";
+          (tasks[0]!.verification as unknown[]).push({
+            type: "file-exists",
+            path: "supabase/policies.sql",
+            must_contain: "role",
+          });
+        }),
+      },
+      { ...BASE_FILES, [PLAN_CONTRACT_PATH]: manualBase },
+    );
+    const honest = await runCli(["validate", "--base", "main", "--json"], twin);
+    const warned = JSON.parse(honest.stdout).integrity.findings as JsonFinding[];
+    expect(warned.length).toBeGreaterThan(0);
+    expect(warned.every((f) => !f.blocking)).toBe(true);
+    expect(honest.code).toBe(0);
   });
 
   it("a lower version and a deleted contract block; layout-only edits are no change (control)", async () => {
@@ -366,7 +424,35 @@ describe("reading the base", () => {
     const r = await runCli(["validate", "--base", "no-such-branch"], root);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--base no-such-branch: no-such-branch is not a commit");
-    expect(r.stderr).toContain("git fetch origin no-such-branch");
+    // No remote in this clone: nothing to fetch from, so no fetch is suggested.
+    expect(r.stderr).toContain("this repository has no remote");
+    expect(r.stderr).not.toContain("git fetch");
+  });
+
+  it("an unknown ref names the fetch for the remotes the clone has: `origin/x` with origin, a bare name too", async () => {
+    const upstream = baseAndHead({ [ORACLE_PATH]: null });
+    const clone = tempDir("cg-clone-");
+    git(clone, "clone", "-q", "--branch", "pr", `file://${upstream}`, ".");
+    const remoteBranch = await runCli(["validate", "--base", "origin/release"], clone);
+    expect(remoteBranch.code).toBe(2);
+    expect(remoteBranch.stderr).toContain("fetch it: `git fetch origin release`");
+    expect(remoteBranch.stderr).not.toContain("git fetch origin origin/release");
+    const bare = await runCli(["validate", "--base", "release"], clone);
+    expect(bare.stderr).toContain("`git fetch origin release`, then `--base origin/release`");
+    // `origin/main` in a clone without a remote is never told to fetch from origin.
+    git(clone, "remote", "remove", "origin");
+    const noRemote = await runCli(["validate", "--base", "origin/main"], clone);
+    expect(noRemote.code).toBe(2);
+    expect(noRemote.stderr).toContain("this repository has no remote");
+    expect(noRemote.stderr).not.toContain("git fetch");
+  });
+
+  it("outside a git repository --base says so, not that the ref is missing", async () => {
+    const dir = tempDir("cg-no-git-");
+    const r = await runCli(["validate", "--base", "main", "--root", dir], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is not a git repository");
+    expect(r.stderr).not.toContain("is not a commit");
   });
 
   /** A depth-1 clone of `pr` that also has a depth-1 `origin/main`: no merge base yet. */
@@ -400,7 +486,7 @@ describe("reading the base", () => {
     git(clone, "update-ref", "refs/heads/base", git(upstream, "rev-parse", "main").trim());
     const r = await runCli(["validate", "--base", "base"], clone);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("No merge base between base and HEAD");
+    expect(r.stderr).toContain("No merge base between base and HEAD: the clone is shallow");
     expect(r.stderr).toContain("fetch-depth: 0");
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openGit } from "../src/git/index.js";
 import { compareWithBase } from "../src/integrity/collect.js";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { runCli } from "./helpers/cli.js";
@@ -62,7 +63,7 @@ async function findingsFor(head: Record<string, string | null>, command = "valid
 
 const codes = (fs: JsonFinding[]) => fs.map((f) => `${f.blocking ? "B" : "W"} ${f.code}`);
 
-describe("planner QR files against their base: warnings, never blocking", () => {
+describe("planner QR files against their base: warnings, unless an item recorded FAIL stops blocking", () => {
   it("a TODO item now PASS, or keys reordered and reindented, is no finding (control)", async () => {
     const r = await findingsFor({
       [QR_PATH]: qr((q) => {
@@ -95,16 +96,42 @@ describe("planner QR files against their base: warnings, never blocking", () => 
     expect(r.code).toBe(0);
   });
 
-  it("items added or removed while the file persists are warnings", async () => {
+  it("items added or removed while the file persists are warnings; removing a FAIL item blocks by its effect", async () => {
     const r = await findingsFor({
       [QR_PATH]: qr((q) => {
-        q.items.splice(1, 1);
+        q.items.splice(2, 1); // the TODO item: not yet a verdict
         q.items.push({ id: "qa-004", scope: "*", check: "Waves cover milestones" });
       }),
     });
     // Removed items point at line 1 (they are gone at head), so they come first.
     expect(codes(r.findings)).toEqual(["W qr-item-removed", "W qr-item-added"]);
     expect(r.code).toBe(0);
+    const failRemoved = await findingsFor({
+      [QR_PATH]: qr((q) => {
+        q.items.splice(1, 1);
+      }),
+    });
+    expect(codes(failRemoved.findings)).toEqual(["B criterion-weakened", "W qr-item-removed"]);
+    expect(failRemoved.code).toBe(1);
+  });
+
+  it("an item changed from FAIL to PASS blocks; re-wording its check while it stays FAIL is only a warning-free edit (twin)", async () => {
+    const passed = await findingsFor({
+      [QR_PATH]: qr((q) => {
+        q.items[1]!.status = "PASS";
+        q.items[1]!.finding = null;
+      }),
+    });
+    expect(codes(passed.findings)).toEqual(["B criterion-weakened"]);
+    expect(passed.findings[0]).toMatchObject({ subject: "criterion qa-002" });
+    expect(passed.code).toBe(1);
+    const reworded = await findingsFor({
+      [QR_PATH]: qr((q) => {
+        q.items[1]!.check = "Every intent references a decision";
+      }),
+    });
+    expect(reworded.findings.filter((f) => f.blocking)).toEqual([]);
+    expect(reworded.code).toBe(0);
   });
 
   it("iteration decreasing is a warning; increasing is not (control)", async () => {
@@ -115,8 +142,24 @@ describe("planner QR files against their base: warnings, never blocking", () => 
     expect(up.findings).toEqual([]);
   });
 
-  it("a deleted QR file is shown as a warning", async () => {
-    const r = await findingsFor({ [QR_PATH]: null });
+  it("a deleted QR file with an item recorded FAIL blocks; one with only PASS and TODO items is a warning (twin)", async () => {
+    const failing = await findingsFor({ [QR_PATH]: null });
+    expect(codes(failing.findings)).toEqual(["B criterion-weakened", "W qr-removed"]);
+    expect(failing.code).toBe(1);
+    const root = baseAndHead(
+      { [QR_PATH]: null },
+      {
+        ...BASE,
+        [QR_PATH]: qr((q) => {
+          q.items.splice(1, 1);
+        }),
+      },
+    );
+    const out = await runCli(["validate", "--base", "main", "--json"], root);
+    const r = {
+      code: out.code,
+      findings: (JSON.parse(out.stdout).integrity?.findings ?? []) as JsonFinding[],
+    };
     expect(codes(r.findings)).toEqual(["W qr-removed"]);
     expect(r.findings[0]).toMatchObject({ path: QR_PATH, line: 1 });
     expect(r.code).toBe(0);
@@ -190,6 +233,31 @@ describe("planner plans, context and workphase plans", () => {
     const gone = await findingsFor({ [PLAN]: null });
     expect(gone.findings).toEqual([]);
   });
+
+  it("a workphase plan whose human_decisions_needed is reduced blocks by its effect; one re-worded, or one added, does not (twins)", async () => {
+    const withDecisions = (decisions: string[]) =>
+      `${JSON.stringify({ ...JSON.parse(PLAN_TEXT), human_decisions_needed: decisions }, null, 2)}\n`;
+    const base = { ...BASE, [PLAN]: withDecisions(["rotate the signing key?", "drop v1 tokens?"]) };
+    const run = async (head: Record<string, string | null>) => {
+      const root = baseAndHead(head, base);
+      const out = await runCli(["validate", "--base", "main", "--json"], root);
+      return {
+        code: out.code,
+        findings: (JSON.parse(out.stdout).integrity?.findings ?? []) as JsonFinding[],
+      };
+    };
+    const emptied = await run({ [PLAN]: withDecisions([]) });
+    expect(codes(emptied.findings)).toEqual(["B criterion-weakened", "B criterion-weakened"]);
+    expect(emptied.code).toBe(1);
+    const reduced = await run({ [PLAN]: withDecisions(["drop v1 tokens?"]) });
+    expect(codes(reduced.findings)).toEqual(["B criterion-weakened"]);
+    expect(reduced.findings[0]!.message).toContain("rotate the signing key?");
+    const reworded = await run({
+      [PLAN]: withDecisions(["rotate the token signing key?", "drop v1 tokens?", "keep v2?"]),
+    });
+    expect(reworded.findings).toEqual([]);
+    expect(reworded.code).toBe(0);
+  });
 });
 
 describe("head read at a commit (the action's PR head), not the working tree", () => {
@@ -203,7 +271,7 @@ describe("head read at a commit (the action's PR head), not the working tree", (
     git(root, "checkout", "-q", "main");
     const mergeBase = git(root, "rev-parse", "HEAD").trim();
     const findings = await compareWithBase({
-      root,
+      git: openGit(root),
       mergeBase,
       headCommit,
       touched,

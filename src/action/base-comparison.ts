@@ -1,3 +1,4 @@
+import type { Git } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
 import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
 import type { IntegrityReport } from "../integrity/types.js";
@@ -24,9 +25,11 @@ const QUEUED: IntegrityReport = {
  */
 export async function baseComparison(
   api: GitHubApi,
+  git: Git,
   globs: readonly string[],
   { target, headSha }: Gated,
   scope: Scope,
+  workflow?: { path: string; git: Git },
 ): Promise<IntegrityReport> {
   if (target.kind !== "pull-request") {
     return target.changedSince !== undefined ? QUEUED : noPullBase(target.event);
@@ -37,12 +40,13 @@ export async function baseComparison(
   const [report, shared] = await Promise.all([
     pullIntegrity({
       api,
-      root: scope.root,
+      git,
       prefix: scope.prefix,
       globs,
       pr,
       changed: scope.changed,
       discovered: scope.discovered,
+      ...(workflow ? { workflow } : {}),
     }).catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);
     }),

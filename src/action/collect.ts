@@ -1,10 +1,13 @@
 import { relative, sep } from "node:path";
 import { discoverContracts } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
+import { kindOf, parseContract } from "../formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { MAX_CONTRACT_BYTES } from "../formats/text.js";
+import { readRepoFile } from "../fs/repo-file.js";
+import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { RunnerEnv, Target } from "./event.js";
-import { gitChangedFiles } from "./git.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
 import { type ActionIO, StopRun } from "./io.js";
@@ -43,6 +46,7 @@ export async function collectContracts(args: {
   runner: RunnerEnv;
   settings: ActionSettings;
   gated: Gated;
+  git: Git;
 }): Promise<Scope> {
   try {
     return await collect(args);
@@ -57,6 +61,7 @@ async function collect({
   runner,
   settings,
   gated: { target, headSha },
+  git,
 }: Parameters<typeof collectContracts>[0]): Promise<Scope> {
   const root = settings.workingDirectory;
   const prefix = repoPrefix(runner.workspace ?? root, root);
@@ -68,7 +73,7 @@ async function collect({
   // into a value at once, so a failure waits for its turn below.
   const listing: Promise<{ files: ChangedFile[] } | { error: unknown }> =
     target.kind === "pull-request"
-      ? changedFiles(api, target, root, io).then(
+      ? changedFiles(api, target, git, io).then(
           (files) => ({ files }),
           (error: unknown) => ({ error }),
         )
@@ -105,6 +110,12 @@ async function collect({
     io.info(
       `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
     );
+    // A contract bound to the PR's branch judges it whether or not the PR touches the contract.
+    const bound = boundToBranch(root, discovered, target.headRef).filter((p) => !paths.includes(p));
+    for (const p of bound) {
+      io.info(`${p} is in scope: its header binds it to the PR's head branch ${target.headRef}.`);
+    }
+    paths = [...paths, ...bound].sort();
     if (notFiles.length > 0) {
       io.warning(
         `contract-gate: no longer regular files at head, so nothing of them runs: ${notFiles.join(", ")}.`,
@@ -120,7 +131,7 @@ async function collect({
     settings.scope === "changed"
   ) {
     // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
-    const queued = await gitChangedFiles(root, target.changedSince, headSha);
+    const queued = await git.changedBetween(target.changedSince, headSha);
     ({
       selected: paths,
       removed,
@@ -131,6 +142,26 @@ async function collect({
     );
   }
   return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch, misconfigured };
+}
+
+/**
+ * The contracts whose header names `branch` (an oracle contract's `branch:`;
+ * the other kinds have no such field), read from disk like the loader reads
+ * them (never through a symlink). Not-yet-known branch: none.
+ */
+export function boundToBranch(
+  root: string,
+  discovered: readonly string[],
+  branch: string | undefined,
+): string[] {
+  if (branch === undefined || branch === "") return [];
+  return discovered.filter((path) => {
+    if (kindOf(path) !== "oracle-contract") return false;
+    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+    if (read.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
+    const header = parseContract("oracle-contract", path, read.bytes).header;
+    return header.kind === "oracle-contract" && header.branch?.trim() === branch;
+  });
 }
 
 /** The first line of every surface when the `contracts` globs match nothing at all. */
@@ -149,7 +180,7 @@ function repoPrefix(workspace: string, root: string): string {
 async function changedFiles(
   api: GitHubApi,
   target: Extract<Target, { kind: "pull-request" }>,
-  root: string,
+  git: Git,
   io: ActionIO,
 ): Promise<ChangedFile[]> {
   let files: ChangedFile[] | undefined;
@@ -168,5 +199,5 @@ async function changedFiles(
   io.info(
     `The PR changes ${count ?? "an unknown number of"} files; the API listed ${files?.length ?? 0}. Using git diff.`,
   );
-  return gitChangedFiles(root, target.baseSha!, target.headSha!);
+  return git.changedBetween(target.baseSha!, target.headSha!);
 }

@@ -14,6 +14,8 @@ export interface RunnerEnv {
   apiUrl: string;
   runnerTemp: string | undefined;
   workspace: string | undefined;
+  /** `GITHUB_WORKFLOW_REF`: `owner/repo/.github/workflows/x.yml@ref`, the workflow running the gate. */
+  workflowRef?: string | undefined;
 }
 
 export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
@@ -28,6 +30,7 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
     apiUrl: env.GITHUB_API_URL ?? "https://api.github.com",
     runnerTemp: env.RUNNER_TEMP,
     workspace: env.GITHUB_WORKSPACE,
+    workflowRef: env.GITHUB_WORKFLOW_REF,
   };
 }
 
@@ -41,6 +44,8 @@ export type Target =
       baseSha?: string;
       headRepo?: string | null;
       baseRepo?: string;
+      /** The head branch's name (`head.ref`): contracts whose header binds them to it are in scope. */
+      headRef?: string;
       /** `changed_files` when the payload has it (compared with the API's capped file list). */
       changedFiles?: number;
       /** The job holds a write token and secrets (pull_request_target, workflow_dispatch). */
@@ -74,7 +79,7 @@ interface PullPayload {
   number?: number;
   pull_request?: {
     number?: number;
-    head?: { sha?: string; repo?: { full_name?: string } | null };
+    head?: { sha?: string; ref?: string; repo?: { full_name?: string } | null };
     base?: { sha?: string; repo?: { full_name?: string } };
     changed_files?: number;
   };
@@ -109,6 +114,7 @@ export function resolveTarget(
         number,
         ...(pr.head?.sha ? { headSha: pr.head.sha } : {}),
         ...(pr.base?.sha ? { baseSha: pr.base.sha } : {}),
+        ...(typeof pr.head?.ref === "string" ? { headRef: pr.head.ref } : {}),
         headRepo: pr.head?.repo?.full_name ?? null,
         baseRepo: pr.base?.repo?.full_name ?? runner.repository,
         ...(typeof pr.changed_files === "number" ? { changedFiles: pr.changed_files } : {}),

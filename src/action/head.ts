@@ -1,6 +1,7 @@
+import type { Git } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
+import { checkoutAdvice, verifyCheckout } from "./checkout.js";
 import type { Target } from "./event.js";
-import { checkoutAdvice, verifyCheckout } from "./git.js";
 import { StopRun } from "./io.js";
 import { bindToTriggeringRun } from "./workflow-run.js";
 
@@ -18,7 +19,7 @@ export interface Gated {
  * StopRun when the PR cannot be read, is not the triggering run's (a
  * stand-down when only its head moved on), or the checkout is another commit.
  */
-export async function resolveHead(api: GitHubApi, from: Target, root: string): Promise<Gated> {
+export async function resolveHead(api: GitHubApi, from: Target, git: Git): Promise<Gated> {
   let target = from;
   if (target.kind === "pull-request" && target.headSha === undefined) {
     let pr: Awaited<ReturnType<GitHubApi["getPull"]>>;
@@ -34,6 +35,7 @@ export async function resolveHead(api: GitHubApi, from: Target, root: string): P
       headSha: pr.headSha,
       baseSha: pr.baseSha,
       headRepo: pr.headRepo,
+      headRef: pr.headRef,
       baseRepo: pr.baseRepo,
       changedFiles: pr.changedFiles,
     };
@@ -50,13 +52,13 @@ export async function resolveHead(api: GitHubApi, from: Target, root: string): P
   const headSha = target.kind === "pull-request" ? target.headSha! : target.sha;
 
   if (target.kind === "pull-request") {
-    const checkout = await verifyCheckout(root, headSha);
+    const checkout = await verifyCheckout(git, headSha);
     if (!checkout.ok)
       throw new StopRun(checkoutAdvice(target.event, target.number, headSha, checkout.head));
   }
   if (target.kind === "commit" && target.changedSince !== undefined) {
     // The queue's commit is what gets merged: contracts on disk from any other commit would gate the wrong code.
-    const checkout = await verifyCheckout(root, headSha);
+    const checkout = await verifyCheckout(git, headSha);
     if (!checkout.ok || checkout.merge) {
       throw new StopRun(
         `contract-gate: the checked-out commit (${checkout.head ?? "none"}) is not the merge group's head ${headSha}. ` +

@@ -1,10 +1,14 @@
 import { performance } from "node:perf_hooks";
+import { blockModified } from "../committed.js";
+import { type Git, openGit } from "../git/index.js";
+import { workflowPathOf } from "../integrity/workflow-diff.js";
 import { loadContracts } from "../load.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
 import { collectContracts } from "./collect.js";
+import type { RunnerEnv } from "./event.js";
 import { resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
 import { publish } from "./publish.js";
@@ -13,6 +17,14 @@ import { reportRun } from "./report.js";
 import { runChecks, startSandbox } from "./run-checks.js";
 
 export type { ActionIO } from "./io.js";
+
+/** The workflow running the gate, read at the repository root (the workspace). */
+function invokingWorkflow(runner: RunnerEnv): { path: string; git: Git } | undefined {
+  const path = workflowPathOf(runner.workflowRef, runner.repository);
+  return path === undefined || runner.workspace === undefined
+    ? undefined
+    : { path, git: openGit(runner.workspace) };
+}
 
 export interface ActionDeps {
   io: ActionIO;
@@ -55,9 +67,10 @@ export async function runAction({
     const { runner, settings, target } = readRun(io, env);
     const [owner = "", repo = ""] = runner.repository.split("/");
     const api = github(settings.githubToken, { owner, repo }, runner.apiUrl);
-    const gated = await stage("head", () => resolveHead(api, target, settings.workingDirectory));
+    const git = openGit(settings.workingDirectory);
+    const gated = await stage("head", () => resolveHead(api, target, git));
     const scope = await stage("collect", () =>
-      collectContracts({ api, io, runner, settings, gated }),
+      collectContracts({ api, io, runner, settings, gated, git }),
     );
     // The sandbox host starts (a process of its own, and a probe) while the
     // next stages wait on git and the API; a run that stops early closes it.
@@ -69,7 +82,7 @@ export async function runAction({
       sandbox.catch(() => {});
     }
     const integrity = await stage("base-comparison", () =>
-      baseComparison(api, settings.contracts, gated, scope),
+      baseComparison(api, git, settings.contracts, gated, scope, invokingWorkflow(runner)),
     );
     const stops = new ApiStops();
     // The check run is created (a round trip to GitHub) while the contracts load
@@ -84,7 +97,14 @@ export async function runAction({
         stops,
       }),
     );
-    const contracts = await stage("load", () => loadContracts(scope.root, scope.paths));
+    // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
+    const contracts = await stage("load", async () =>
+      blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
+        (e: unknown) => {
+          throw new StopRun(`contract-gate: ${(e as Error).message}`);
+        },
+      ),
+    );
     const checkRun = await creating;
     const opened = sandbox;
     sandbox = undefined; // runChecks closes it

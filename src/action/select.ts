@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { contractPaths } from "../contract-path.js";
 import type { ChangedFile } from "../github/types.js";
 import { companionsOf } from "../run/changed.js";
 
@@ -32,7 +32,7 @@ export function selectChanged(
       if (before !== undefined) gone.add(before);
     }
   }
-  const isContract = picomatch([...globs], { dot: true });
+  const { isContract } = contractPaths(globs);
   // A deleted companion selects its contract too: a plan whose research was deleted still cites it.
   const selected = discovered.filter((c) =>
     companionsOf(c).some((p, i) => present.has(p) || (i > 0 && gone.has(p))),

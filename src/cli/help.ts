@@ -39,6 +39,9 @@ ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
                             edited REQUEST or weakened check blocks (see docs/integrity.md)
+  --committed               run only what is committed: a contract whose file, plan, evidence
+                            or research in the working tree differs from HEAD runs nothing and
+                            blocks (worktree-modified); always on when CI is set
 
 Exit codes:
   0  no contract has an error (warnings allowed)
@@ -70,6 +73,9 @@ ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
                             edited REQUEST or weakened check blocks (see docs/integrity.md)
+  --committed               run only what is committed: a contract whose file, plan, evidence
+                            or research in the working tree differs from HEAD runs nothing and
+                            blocks (worktree-modified); always on when CI is set
   --changed-since REF       only contracts changed between REF and the working tree
                             (a change to phase-N-plan.md, phase-N-evidence.json or, for a
                             .workphase plan, its research.json counts)

@@ -26,7 +26,7 @@ import { didYouMean, parseCommandArgs } from "./args.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { runCommand } from "./run-command.js";
-import { findRoot, loadAll } from "./shared.js";
+import { committedOnly, findRoot, loadAll } from "./shared.js";
 import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
@@ -122,7 +122,11 @@ function usage(io: CliIO, message: string, hint: string): number {
 async function listCommand(command: "validate" | "status", args: string[], io: CliIO) {
   const options =
     command === "validate"
-      ? { ...DISCOVERY_OPTIONS, base: { type: "string" as const } }
+      ? {
+          ...DISCOVERY_OPTIONS,
+          base: { type: "string" as const },
+          committed: { type: "boolean" as const },
+        }
       : DISCOVERY_OPTIONS;
   const { values, positionals } = parseCommandArgs(args, options);
   if (values.help) {
@@ -130,9 +134,18 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
-  const contracts: Contract[] = (
-    await loadAll(root, positionals, values.contracts, io.cwd, io.stderr)
-  ).map((c) => withEvidenceProblems(root, c));
+  const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr)).map((c) =>
+    withEvidenceProblems(root, c),
+  );
+  const contracts: Contract[] =
+    command === "validate"
+      ? await committedOnly(
+          root,
+          loaded,
+          "committed" in values && values.committed === true,
+          io.env,
+        )
+      : loaded;
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);

@@ -26,7 +26,7 @@ import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
-import { findRoot, loadAll } from "./shared.js";
+import { committedOnly, findRoot, loadAll } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -36,6 +36,7 @@ const OPTIONS = {
   contracts: { type: "string", multiple: true },
   "changed-since": { type: "string" },
   base: { type: "string" },
+  committed: { type: "boolean" },
   "max-parallel": { type: "string" },
   "timeout-seconds": { type: "string" },
   "regex-timeout-ms": { type: "string" },
@@ -134,6 +135,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     }
     contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
   }
+
+  contracts = await committedOnly(root, contracts, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const integrity = await cliIntegrity(root, values.base, values.contracts);

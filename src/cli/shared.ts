@@ -1,19 +1,16 @@
-import { execFile } from "node:child_process";
 import { resolve } from "node:path";
+import { blockModified } from "../committed.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
 export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {
   if (explicit !== undefined) return resolve(cwd, explicit);
-  return new Promise((done) => {
-    execFile("git", ["rev-parse", "--show-toplevel"], { cwd }, (err, stdout) =>
-      done(err ? cwd : stdout.trim() || cwd),
-    );
-  });
+  return (await openGit(cwd).topLevel()) || cwd;
 }
 
 /**
@@ -37,4 +34,39 @@ export async function loadAll(
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
   return Promise.all(files.map((f) => loadContract(root, f)));
+}
+
+/** Whether the environment says a CI system runs this (any CI sets `CI`). */
+export function inCI(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
+}
+
+/**
+ * Run what is committed (`--committed`, and in any CI): a contract whose
+ * files in the working tree differ from HEAD runs nothing and blocks
+ * (`worktree-modified`). Otherwise the working tree is what runs, as a
+ * developer editing a contract expects. In CI outside a clone there is no
+ * commit to compare with; `--committed` there is a usage error.
+ */
+export async function committedOnly(
+  root: string,
+  contracts: Contract[],
+  committed: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<Contract[]> {
+  if (!committed && !inCI(env)) return contracts;
+  const git = openGit(root);
+  if ((await git.resolveCommit("HEAD")) === undefined) {
+    if (!committed) return contracts;
+    throw new UsageError(
+      `--committed: ${root} has no commit to compare the contracts with (not a git repository, or nothing committed yet)`,
+    );
+  }
+  try {
+    return await blockModified(git, "HEAD", contracts);
+  } catch (e) {
+    if (e instanceof GitReadError) throw new UsageError(`--committed: ${e.message}`);
+    throw e;
+  }
 }

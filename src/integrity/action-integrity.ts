@@ -1,42 +1,60 @@
+import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import { findApproval } from "./approval.js";
 import { compareWithBase } from "./collect.js";
-import { findMergeBase } from "./git-base.js";
 import { touchedContracts } from "./pairs.js";
 import type { IntegrityReport } from "./types.js";
+import { workflowFindings } from "./workflow-diff.js";
 
 export interface PullIntegrityArgs {
   api: Pick<GitHubApi, "listReviews" | "getPermission" | "getPull">;
-  /** Working directory the contracts are relative to. */
-  root: string;
+  /** Git of the working directory the contracts are relative to. */
+  git: Git;
   /** The working directory relative to the repository root ("" when the same). */
   prefix: string;
   globs: readonly string[];
   pr: { number: number; baseSha: string; headSha: string; author?: string };
   changed: readonly ChangedFile[];
   discovered: readonly string[];
+  /** The workflow running the gate (repository-relative) and the git of the repository's root. */
+  workflow?: { path: string; git: Git };
 }
 
 /**
  * The PR's contract changes against the merge base of its base and head,
  * and, when some block, whether an approving review acknowledges them.
- * Throws `BaseUnreadableError` when the base cannot be read (fail closed).
+ * Throws `GitReadError` when the base cannot be read (fail closed).
  */
 export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityReport> {
-  const base = await findMergeBase(args.root, args.pr.baseSha, args.pr.headSha);
+  const base = await args.git.mergeBase(args.pr.baseSha, args.pr.headSha);
   const findings = await compareWithBase({
-    root: args.root,
+    git: args.git,
     mergeBase: base,
     touched: touchedContracts(args.changed, args.globs, args.prefix),
     discovered: args.discovered,
     headCommit: args.pr.headSha,
   });
+  if (args.workflow !== undefined)
+    findings.push(...(await workflowChange(args.workflow, base, args.pr.headSha)));
   const report: IntegrityReport = { applies: true, base, findings };
   if (!findings.some((f) => f.blocking)) return report;
   const { approval, note } = await findApproval(args.api, args.pr, args.pr.headSha);
   if (approval) report.approval = approval;
   else report.approvalNote = note;
   return report;
+}
+
+/** The invoking workflow at the merge base and at the head, compared (`workflowFindings`). */
+async function workflowChange(
+  { path, git }: { path: string; git: Git },
+  base: string,
+  head: string,
+) {
+  const text = async (commit: string) => {
+    const read = (await git.readAt(commit, [{ path, limit: 1024 * 1024 }])).get(path);
+    return read?.kind === "file" ? Buffer.from(read.bytes).toString("utf8") : undefined;
+  };
+  return workflowFindings(path, await text(base), await text(head));
 }
 
 /** Events without a PR base: the comparison does not apply, and the report says so. */

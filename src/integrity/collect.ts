@@ -4,17 +4,17 @@ import { kindOf, parseContract } from "../formats/index.js";
 import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { readRepoFile } from "../fs/repo-file.js";
+import type { Git } from "../git/index.js";
 import type { Contract, ContractKind } from "../model.js";
 import { compareContracts, supersededPaths, type VersionPair } from "./compare.js";
-import { readAtCommit } from "./git-base.js";
 import type { TouchedContract } from "./pairs.js";
 import { comparedKind, type Finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 import type { HeadCitations } from "./workphase-diff.js";
 
 export interface CompareOptions {
-  /** Repository root (or the working directory inside it) the paths are relative to. */
-  root: string;
+  /** Git of the repository root (or the working directory inside it) the paths are relative to. */
+  git: Git;
   /** The merge base: every base version is read there with `git`. */
   mergeBase: string;
   touched: readonly TouchedContract[];
@@ -31,11 +31,11 @@ export interface CompareOptions {
 /**
  * Read each touched contract at the merge base (git) and at head (the
  * working tree, never through a symlink, or `headCommit`), then compare.
- * Throws `BaseUnreadableError` when git cannot read either commit.
+ * Throws `GitReadError` when git cannot read either commit.
  */
 export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
   const baseVersions = await versionsAtCommit(
-    opts.root,
+    opts.git,
     opts.mergeBase,
     opts.touched.flatMap((t) => (t.basePath === undefined ? [] : [t.basePath])),
   );
@@ -47,10 +47,10 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   const headPaths = opts.touched.flatMap((t) => (t.headPath === undefined ? [] : [t.headPath]));
   const headVersions =
     opts.headCommit === undefined
-      ? new Map(headPaths.flatMap((p) => versionEntry(p, headVersion(opts.root, p))))
-      : await versionsAtCommit(opts.root, opts.headCommit, headPaths);
+      ? new Map(headPaths.flatMap((p) => versionEntry(p, headVersion(opts.git.root, p))))
+      : await versionsAtCommit(opts.git, opts.headCommit, headPaths);
   const pairs: VersionPair[] = opts.touched.map((t) => {
-    const pair: VersionPair = {};
+    const pair: VersionPair = t.movedTo === undefined ? {} : { movedTo: t.movedTo };
     const base = t.basePath === undefined ? undefined : baseVersions.get(t.basePath);
     if (base) pair.base = base;
     if (t.headPath !== undefined) {
@@ -66,10 +66,15 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   const oracleHeads: Contract[] = [];
   for (const path of opts.discovered) {
     if (kindOf(path) !== "oracle-contract") continue;
-    const head = headVersion(opts.root, path);
+    const head = headVersion(opts.git.root, path);
     if (head) oracleHeads.push(head.contract);
   }
-  return compareContracts(pairs, supersededPaths(oracleHeads), await citingPlans(opts, pairs));
+  return compareContracts(
+    pairs,
+    supersededPaths(oracleHeads),
+    await citingPlans(opts, pairs),
+    new Map(oracleHeads.map((c) => [c.path, c])),
+  );
 }
 
 function versionEntry(path: string, v: ContractVersion | undefined): [string, ContractVersion][] {
@@ -91,8 +96,8 @@ async function citingPlans(
     if (kindOf(planPath) !== "workphase-plan") continue;
     const plan =
       opts.headCommit === undefined
-        ? headVersion(opts.root, planPath)
-        : (await versionsAtCommit(opts.root, opts.headCommit, [planPath])).get(planPath);
+        ? headVersion(opts.git.root, planPath)
+        : (await versionsAtCommit(opts.git, opts.headCommit, [planPath])).get(planPath);
     const header = plan?.contract.header;
     const citations = header?.kind === "workphase-plan" ? (header.citations ?? []) : [];
     if (citations.length === 0) continue;
@@ -111,7 +116,7 @@ async function citingPlans(
  * contracts, one for the plans beside plan contracts.
  */
 async function versionsAtCommit(
-  root: string,
+  git: Git,
   commit: string,
   paths: readonly string[],
 ): Promise<Map<string, ContractVersion>> {
@@ -121,8 +126,7 @@ async function versionsAtCommit(
     const kind = comparedKind(kindOf(path));
     if (kind !== undefined) kinds.set(path, kind);
   }
-  const reads = await readAtCommit(
-    root,
+  const reads = await git.readAt(
     commit,
     [...kinds.keys()].map((path) => ({ path, limit: MAX_CONTRACT_BYTES })),
   );
@@ -134,8 +138,7 @@ async function versionsAtCommit(
       planOf.set(path, phaseFiles(path)?.plan);
     }
   }
-  const plans = await readAtCommit(
-    root,
+  const plans = await git.readAt(
     commit,
     [...new Set(planOf.values())].flatMap((plan) =>
       plan === undefined ? [] : [{ path: plan, limit: Number.POSITIVE_INFINITY }],

@@ -1,5 +1,6 @@
 import { dirname } from "node:path/posix";
 import type { Contract } from "../model.js";
+import { weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
@@ -15,93 +16,121 @@ export interface VersionPair {
   head?: ContractVersion;
   /** The head path when the file is there but was not read (a symlink): it gates nothing either. */
   unreadHead?: string;
+  /** Renamed to a path that is no contract: why (see `notAContractReason`). */
+  movedTo?: string;
 }
 
 /**
  * Every finding for the touched contracts. Pure. `supersedes` maps a
  * superseded path to the head contract that names it (see `supersededPaths`);
- * `cites` maps a research path to the head plan beside it that cites it.
+ * `cites` maps a research path to the head plan beside it that cites it;
+ * `heads` holds the head contracts that may supersede others, by path.
  */
 export function compareContracts(
   pairs: readonly VersionPair[],
   supersedes: ReadonlyMap<string, string>,
   cites: ReadonlyMap<string, HeadCitations> = new Map(),
+  heads: ReadonlyMap<string, Contract> = new Map(),
 ): Finding[] {
   const out: Finding[] = [];
-  for (const { base, head, unreadHead } of pairs) {
-    if (head?.contract.kind === "workphase-research") {
-      // Added research has no base; a base of another kind is no earlier version of it.
-      out.push(
-        ...legacyResearch(base?.contract.kind === head.contract.kind ? base : undefined, head),
-      );
-    }
-    if (base === undefined) continue; // a new contract: nothing at base to protect
-    if (base.contract.kind === "gates-ledger") {
-      out.push(...gatesLedgerFindings(base, head));
-      continue;
-    }
-    if (SPEC_KINDS.has(base.contract.kind)) {
-      out.push(...specFindings(base, head));
-      continue;
-    }
-    if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {
-      out.push(...jsonKindFindings(base, head, cites));
-      continue;
-    }
+  for (const pair of pairs) {
+    const found = pairFindings(pair, supersedes, cites);
+    out.push(...found);
+    const { base, head } = pair;
+    // By effect: a change no rule above blocks may still leave a blocking criterion behind.
+    if (base === undefined || found.some((f) => f.blocking)) continue;
+    const carriers: Contract[] = [];
+    if (head !== undefined && head.contract.kind === base.contract.kind)
+      carriers.push(head.contract);
     const by = supersedes.get(base.path);
-    // A rename into the superseding contract (git pairs similar files) is a supersession too.
-    const replaced = by !== undefined && head !== undefined && head.path !== base.path;
-    if (head === undefined || replaced || head.contract.kind !== base.contract.kind) {
-      const at = {
-        contract: base.path,
-        kind: base.contract.kind,
-        path: base.path,
-        line: 1,
-        subject: "contract",
-      };
-      out.push(
-        by !== undefined && base.contract.kind === "oracle-contract"
-          ? finding({
-              code: "contract-superseded",
-              ...at,
-              message: `${base.path} is gone at head; ${by} supersedes it`,
-            })
-          : finding({
-              code: "contract-removed",
-              ...at,
-              message:
-                unreadHead !== undefined
-                  ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
+    const successor = by === undefined ? undefined : heads.get(by);
+    if (successor !== undefined && successor.path !== head?.path) carriers.push(successor);
+    out.push(...weakenedFindings(base.contract, carriers, head?.path ?? successor?.path));
+  }
+  return out;
+}
+
+/** The findings of one touched contract by the rules of its kind and form. */
+function pairFindings(
+  { base, head, unreadHead, movedTo }: VersionPair,
+  supersedes: ReadonlyMap<string, string>,
+  cites: ReadonlyMap<string, HeadCitations>,
+): Finding[] {
+  const out: Finding[] = [];
+  if (head?.contract.kind === "workphase-research") {
+    // Added research has no base; a base of another kind is no earlier version of it.
+    out.push(
+      ...legacyResearch(base?.contract.kind === head.contract.kind ? base : undefined, head),
+    );
+  }
+  if (base === undefined) return out; // a new contract: nothing at base to protect
+  if (base.contract.kind === "gates-ledger") {
+    out.push(...gatesLedgerFindings(base, head));
+    return out;
+  }
+  if (SPEC_KINDS.has(base.contract.kind)) {
+    out.push(...specFindings(base, head));
+    return out;
+  }
+  if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {
+    out.push(...jsonKindFindings(base, head, cites));
+    return out;
+  }
+  const by = supersedes.get(base.path);
+  // A rename into the superseding contract (git pairs similar files) is a supersession too.
+  const replaced = by !== undefined && head !== undefined && head.path !== base.path;
+  if (head === undefined || replaced || head.contract.kind !== base.contract.kind) {
+    const at = {
+      contract: base.path,
+      kind: base.contract.kind,
+      path: base.path,
+      line: 1,
+      subject: "contract",
+    };
+    out.push(
+      by !== undefined && base.contract.kind === "oracle-contract"
+        ? finding({
+            code: "contract-superseded",
+            ...at,
+            message: `${base.path} is gone at head; ${by} supersedes it`,
+          })
+        : finding({
+            code: "contract-removed",
+            ...at,
+            message:
+              unreadHead !== undefined
+                ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
+                : movedTo !== undefined && head === undefined
+                  ? `${base.path} was renamed, and ${movedTo}: nothing of it runs`
                   : head === undefined || replaced
                     ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
                     : `${base.path} became ${head.path}, a contract of another kind`,
-              ...(base.contract.kind === "oracle-contract"
-                ? {}
-                : { before: "a JSON phase contract cannot be superseded" }),
-            }),
-      );
-      continue;
-    }
-    if (by !== undefined && base.text !== head.text) {
-      out.push(
-        finding({
-          code: "superseded-edited",
-          contract: head.path,
-          kind: head.contract.kind,
-          path: head.path,
-          line: 1,
-          subject: "contract",
-          message: `${head.path} is superseded by ${by}; a superseded contract may stay or go, never change`,
-        }),
-      );
-      continue;
-    }
-    out.push(
-      ...(base.contract.kind === "plan-contract"
-        ? planFindings(base, head)
-        : oracleFindings(base, head)),
+            ...(base.contract.kind === "oracle-contract"
+              ? {}
+              : { before: "a JSON phase contract cannot be superseded" }),
+          }),
     );
+    return out;
   }
+  if (by !== undefined && base.text !== head.text) {
+    out.push(
+      finding({
+        code: "superseded-edited",
+        contract: head.path,
+        kind: head.contract.kind,
+        path: head.path,
+        line: 1,
+        subject: "contract",
+        message: `${head.path} is superseded by ${by}; a superseded contract may stay or go, never change`,
+      }),
+    );
+    return out;
+  }
+  out.push(
+    ...(base.contract.kind === "plan-contract"
+      ? planFindings(base, head)
+      : oracleFindings(base, head)),
+  );
   return out;
 }
 

@@ -8,12 +8,12 @@ export const FINDING_CODES = {
   "contract-removed": {
     blocking: true,
     kinds: "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec, speckit-tasks",
-    doc: "The contract was deleted, renamed out of the discovery globs, or stopped being a regular file (a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
+    doc: "The contract was deleted, renamed to a path that is no contract (out of the discovery globs, into a directory the gate never searches such as `node_modules/`, to a name of no contract kind), or stopped being a regular file (a directory, a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
     blocking: false,
     kinds: "oracle-contract",
-    doc: "The contract was deleted or renamed away, and a contract at head names it in `supersedes:`: allowed, shown so a reviewer sees the re-scope.",
+    doc: "The contract was deleted or renamed away, and a contract at head names it in `supersedes:`: allowed when the superseding contract keeps every criterion that could block (else `criterion-weakened` too), shown so a reviewer sees the re-scope.",
   },
   "superseded-edited": {
     blocking: true,
@@ -71,6 +71,11 @@ export const FINDING_CODES = {
     blocking: false,
     kinds: "speckit-tasks",
     doc: "A task done at base is unchecked at head.",
+  },
+  "criterion-weakened": {
+    blocking: true,
+    kinds: "every kind",
+    doc: "A criterion that could block at base (a check to run, an `ABANDON`, a QR item recorded `FAIL`, a decision a person must make) is missing, weaker or unchecked at head — removed, a check dropped or changed, its timeout raised more than tenfold, turned manual — whatever form the change took (a `manual` contract edited, a supersession, a file deleted or rewritten by its tool), when no other blocking finding already names the change.",
   },
 
   // Markdown (oracle) contracts
@@ -152,19 +157,19 @@ export const FINDING_CODES = {
     doc: "`version` is lower than at base.",
   },
   "regeneration-dropped": {
-    blocking: false,
+    blocking: true,
     kinds: "plan-contract",
-    doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check.",
+    doc: "A regeneration (plan and hash both changed, the hash matching the new plan) dropped a task or a check: editing the plan and re-running `refresh-hash` is no way around approval. Adding tasks or checks is no finding.",
   },
   "regeneration-changed": {
-    blocking: false,
+    blocking: true,
     kinds: "plan-contract",
-    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): shown so a loosened check stays visible.",
+    doc: "A regeneration changed a check it kept (a field, its type, an `evidence_required` entry): the gate cannot order two checks by strength, so any change needs approval.",
   },
   "manual-edit": {
     blocking: false,
     kinds: "plan-contract",
-    doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed, not blocking.",
+    doc: "A hand-written contract (`generated_by: manual` at base) changed: each change listed; a change that drops or alters a check is `criterion-weakened` too (blocking).",
   },
 
   // Planner quality-review files: warnings only, since upstream deletes a QR file on
@@ -208,6 +213,11 @@ export const FINDING_CODES = {
   },
 
   // The pull request itself, whatever its contracts
+  "gate-config-changed": {
+    blocking: true,
+    kinds: "pull-request",
+    doc: "The workflow that runs the gate (`GITHUB_WORKFLOW_REF`) differs between the merge base and the PR's head: on `pull_request` GitHub runs the PR's copy, so it could point `contracts:` at nothing, turn `sandbox` off, narrow `scope` or change `untrusted-commands`, `check-network` or the pinned gate version. Each of those inputs that changed is named, before → after.",
+  },
   "shared-head-other-base": {
     blocking: true,
     kinds: "pull-request",

@@ -1,25 +1,29 @@
-import picomatch from "picomatch";
+import { contractPaths, notAContractReason } from "../contract-path.js";
 import type { ChangedFile } from "../github/types.js";
 
 /** A contract the PR touches: its path at base and at head (absent on the side it does not exist). */
 export interface TouchedContract {
   basePath?: string;
   headPath?: string;
+  /** Renamed to a path that is no contract: why, for the `contract-removed` message. */
+  movedTo?: string;
 }
 
 /**
  * The contracts a change touches, from its changed files: added, modified,
  * renamed (both sides, each kept only when it matches the globs) and removed.
  * `changed` paths are relative to the repository root, contract paths to the
- * working directory `prefix` ("" when it is the root). A rename out of the
- * globs has no head path: to the gate the contract is gone.
+ * working directory `prefix` ("" when it is the root). A rename to a path
+ * that is no contract (out of the globs, into an excluded directory, another
+ * extension; `contractPaths`) has no head path: to the gate the contract is gone.
  */
 export function touchedContracts(
   changed: readonly ChangedFile[],
   globs: readonly string[],
   prefix: string,
 ): TouchedContract[] {
-  const isContract = picomatch([...globs], { dot: true });
+  const paths = contractPaths(globs);
+  const isContract = paths.isContract;
   const local = (p: string) =>
     prefix === "" ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined;
   const inGlobs = (p: string | undefined) => (p !== undefined && isContract(p) ? p : undefined);
@@ -31,9 +35,14 @@ export function touchedContracts(
     } else if (f.status === "renamed" && f.previousPath !== undefined) {
       const before = inGlobs(local(f.previousPath));
       if (before !== undefined || path !== undefined) {
+        const to = local(f.path);
+        const why = to === undefined ? undefined : paths.classify(to);
         out.push({
           ...(before !== undefined ? { basePath: before } : {}),
           ...(path !== undefined ? { headPath: path } : {}),
+          ...(path === undefined && why !== undefined && "why" in why && why.why !== "globs"
+            ? { movedTo: notAContractReason(to!, why) }
+            : {}),
         });
       }
     } else if (f.status === "added" || f.status === "copied") {

@@ -20,8 +20,8 @@ interface Change {
 /**
  * Findings for a JSON phase contract changed in place (same file, or renamed
  * within the globs). A regeneration (plan and hash both changed, the hash
- * matching the new plan) may add and drop tasks and checks: drops are
- * warnings. Any other change to a generated contract is an in-place edit
+ * matching the new plan) may add tasks and checks; a drop or a change of a
+ * check it keeps blocks, as in place. Any other change to a generated contract is an in-place edit
  * and blocks, listed field by field. `generated_by` is read at base: a PR
  * that flips it to `manual` is itself a finding, never an exemption.
  */
@@ -80,7 +80,7 @@ export function planFindings(base: ContractVersion, head: ContractVersion): Find
   });
 
   if (regenerated) {
-    // Legitimate, but a loosened check must stay visible: warnings, never blocking.
+    // Additions are free; a dropped or changed check needs approval, however the plan changed.
     for (const c of changes) {
       if (c.dropped) out.push(finding({ code: "regeneration-dropped", ...place(c), ...fields(c) }));
       else if (c.changedCheck) {

@@ -1,10 +1,10 @@
 /** Reading many files at one commit in one batch of git reads, against real repositories. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BaseUnreadableError, readAtCommit } from "../src/integrity/git-base.js";
+import { GitReadError, openGit } from "../src/git/index.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -25,7 +25,7 @@ function repo(): string {
   return dir;
 }
 
-describe("readAtCommit", () => {
+describe("git.readAt", () => {
   it("reads every kind of entry in one batch: files, binary bytes, missing, symlinks, directories, over the limit", async () => {
     const dir = repo();
     mkdirSync(join(dir, "sub/dir"), { recursive: true });
@@ -42,7 +42,7 @@ describe("readAtCommit", () => {
     const sha = git(dir, "rev-parse", "HEAD");
     writeFileSync(join(dir, "a.json"), "changed on disk, not at the commit");
 
-    const reads = await readAtCommit(dir, sha, [
+    const reads = await openGit(dir).readAt(sha, [
       { path: "a.json", limit: 1000 },
       { path: "sub/b.bin", limit: 1000 },
       { path: "big.md", limit: 10 },
@@ -72,7 +72,7 @@ describe("readAtCommit", () => {
     writeFileSync(join(dir, "b.json"), "plain");
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "one");
-    const reads = await readAtCommit(dir, "HEAD", [
+    const reads = await openGit(dir).readAt("HEAD", [
       { path: ":(top)a.json", limit: 100 },
       { path: "*.json", limit: 100 },
       { path: ":(exclude)b.json", limit: 100 },
@@ -95,7 +95,7 @@ describe("readAtCommit", () => {
     writeFileSync(join(dir, "c.json"), "outer");
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "one");
-    const reads = await readAtCommit(join(dir, "pkg"), "HEAD", [{ path: "c.json", limit: 100 }]);
+    const reads = await openGit(join(dir, "pkg")).readAt("HEAD", [{ path: "c.json", limit: 100 }]);
     const r = reads.get("c.json");
     expect(r?.kind === "file" && Buffer.from(r.bytes).toString()).toBe("inner");
   });
@@ -106,19 +106,83 @@ describe("readAtCommit", () => {
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "one");
     await expect(
-      readAtCommit(dir, "0".repeat(40), [{ path: "a.json", limit: 100 }]),
-    ).rejects.toThrow(BaseUnreadableError);
+      openGit(dir).readAt("0".repeat(40), [{ path: "a.json", limit: 100 }]),
+    ).rejects.toThrow(GitReadError);
     // The tree lists the blob, but its object is gone (as in a partial clone).
     const blob = git(dir, "rev-parse", "HEAD:a.json");
     rmSync(join(dir, ".git/objects", blob.slice(0, 2), blob.slice(2)));
-    const read = readAtCommit(dir, "HEAD", [{ path: "a.json", limit: 100 }]);
-    await expect(read).rejects.toThrow(BaseUnreadableError);
+    const read = openGit(dir).readAt("HEAD", [{ path: "a.json", limit: 100 }]);
+    await expect(read).rejects.toThrow(GitReadError);
     await expect(read).rejects.toThrow(/Cannot read a\.json at commit HEAD/);
     // Positive control: the same read of a readable blob succeeds.
     writeFileSync(join(dir, "b.json"), "b");
     git(dir, "add", "-A");
     git(dir, "commit", "-qm", "two");
-    const ok = await readAtCommit(dir, "HEAD", [{ path: "b.json", limit: 100 }]);
+    const ok = await openGit(dir).readAt("HEAD", [{ path: "b.json", limit: 100 }]);
     expect(ok.get("b.json")?.kind).toBe("file");
+  });
+});
+
+describe("what the repository controls changes no answer and runs nothing", () => {
+  /** A repo with `a.md` committed as "honest", and its blob's id. */
+  function honest() {
+    const dir = repo();
+    writeFileSync(join(dir, "a.md"), "honest\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "one");
+    return { dir, blob: git(dir, "rev-parse", "HEAD:a.md") };
+  }
+
+  it("a replace object for a blob: plain git reads the replacement (control), the gate the real blob", async () => {
+    const { dir, blob } = honest();
+    writeFileSync(join(dir, "weak"), "weak\n");
+    const weak = git(dir, "hash-object", "-w", "weak");
+    git(dir, "replace", blob, weak);
+    expect(git(dir, "cat-file", "-p", "HEAD:a.md")).toBe("weak"); // the attack works on plain git
+    const read = (await openGit(dir).readAt("HEAD", [{ path: "a.md", limit: 100 }])).get("a.md");
+    expect(read?.kind === "file" && Buffer.from(read.bytes).toString()).toBe("honest\n");
+  });
+
+  it("a graft that moves a merge base: plain git follows it (control), the gate does not", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, "a.md"), "1\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "root");
+    const root = git(dir, "rev-parse", "HEAD");
+    writeFileSync(join(dir, "a.md"), "2\n");
+    git(dir, "commit", "-qam", "base");
+    const base = git(dir, "rev-parse", "HEAD");
+    writeFileSync(join(dir, "a.md"), "3\n");
+    git(dir, "commit", "-qam", "head");
+    const head = git(dir, "rev-parse", "HEAD");
+    // The head's parent grafted to the root: the merge base with `base` becomes the root.
+    writeFileSync(join(dir, ".git/info/grafts"), `${head} ${root}\n`);
+    expect(git(dir, "merge-base", base, head)).toBe(root);
+    expect(await openGit(dir).mergeBase(base, head)).toBe(base);
+  });
+
+  it("a filter driver and an fsmonitor hook the repository configures: plain git runs them (control), the gate never", async () => {
+    const { dir } = honest();
+    const marks = join(dir, "..", `${dir.split("/").pop()}-ran`);
+    mkdirSync(marks);
+    writeFileSync(join(dir, ".gitattributes"), "*.md filter=evil\n");
+    git(dir, "add", ".gitattributes");
+    git(dir, "commit", "-qm", "attributes");
+    git(dir, "config", "filter.evil.clean", `sh -c 'touch ${marks}/filter; cat'`);
+    const monitor = join(marks, "..", `${dir.split("/").pop()}-fsmonitor.sh`);
+    writeFileSync(monitor, `#!/bin/sh\ntouch ${marks}/fsmonitor\nexit 1\n`, { mode: 0o755 });
+    git(dir, "config", "core.fsmonitor", monitor);
+    const head = git(dir, "rev-parse", "HEAD");
+    const touch = () => writeFileSync(join(dir, "a.md"), "changed\n");
+
+    touch();
+    const changes = await openGit(dir).worktreeChanges(head);
+    expect(changes).toEqual([{ path: "a.md", status: "modified" }]);
+    expect(readdirSync(marks)).toEqual([]);
+    // Control: the same diff by plain git runs both.
+    git(dir, "diff", "--name-status", head);
+    expect(readdirSync(marks).sort()).toEqual(["filter", "fsmonitor"]);
+    rmSync(monitor);
+    rmSync(marks, { recursive: true });
   });
 });

@@ -1,0 +1,207 @@
+import type { ChangedFile } from "../github/types.js";
+import { type BlobRead, type BlobRequest, readBlobs } from "./blobs.js";
+import { GitReadError, noMergeBase, noSuchRef, notARepository } from "./errors.js";
+import { parseNameStatus } from "./name-status.js";
+import { GitCommandError, runGit } from "./run.js";
+
+export type { BlobRead, BlobRequest } from "./blobs.js";
+export { GitReadError } from "./errors.js";
+
+/**
+ * Everything the gate asks of git, behind one small interface so the logic
+ * takes it as a parameter and tests hand it a plain object. Every command
+ * runs hardened (src/git/run.ts): what the repository configures, replaces
+ * or grafts never changes an answer, and nothing in it runs.
+ */
+export interface Git {
+  /** The directory git runs in: the root contract paths are relative to. */
+  readonly root: string;
+  /** The work tree's top level; `undefined` outside a repository. */
+  topLevel(): Promise<string | undefined>;
+  /** The commit `rev` names; `undefined` when it names none. */
+  resolveCommit(rev: string): Promise<string | undefined>;
+  /** A commit's parents, from its raw object (a shallow clone's commits have none otherwise). */
+  parents(commit: string): Promise<string[] | undefined>;
+  /**
+   * The merge base of two revisions, deepening a shallow clone in bounded
+   * steps. Throws `GitReadError`: not a repository, no such ref (with the
+   * fetch for the remotes present), shallow, or unrelated histories.
+   */
+  mergeBase(base: string, head: string): Promise<string>;
+  /** Files at a commit, in one batch (see `readBlobs`). Throws `GitReadError` ("unreadable"). */
+  readAt(commit: string, requests: readonly BlobRequest[]): Promise<Map<string, BlobRead>>;
+  /** `base...head`, with renames; paths relative to the repository's top level. Deepens like `mergeBase`. */
+  changedBetween(base: string, head: string): Promise<ChangedFile[]>;
+  /**
+   * What differs between `commit` and the working tree, plus untracked files
+   * that are not ignored (as added); paths relative to `root`.
+   */
+  worktreeChanges(commit: string, opts?: { renames?: boolean }): Promise<ChangedFile[]>;
+}
+
+/** The git of the repository at (or above) `root`. */
+export function openGit(root: string): Git {
+  const git = (args: readonly string[], input?: string, extra?: readonly string[]) =>
+    runGit(root, args, input, extra);
+  const text = async (args: readonly string[]) => {
+    try {
+      return (await git(args)).toString("utf8").trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const resolveCommit = (rev: string) =>
+    text(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
+  const remotes = async () => (await text(["remote"]))?.split("\n").filter(Boolean) ?? [];
+  const shallow = async () => (await text(["rev-parse", "--is-shallow-repository"])) === "true";
+  const unreadable = (what: string, e: unknown) =>
+    new GitReadError(
+      "unreadable",
+      `Cannot read ${what} (${e instanceof GitCommandError ? e.stderr : (e as Error).message}). ` +
+        "Fetch the history: actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`.",
+    );
+
+  async function mergeBase(base: string, head: string): Promise<string> {
+    if ((await text(["rev-parse", "--git-dir"])) === undefined) throw notARepository(root);
+    const ctx = async () => ({ root, remotes: await remotes(), shallow: await shallow() });
+    const resolve = async (rev: string) => {
+      const sha = await resolveCommit(rev);
+      // An unknown sha may still be fetched by the deepening below; a name cannot.
+      if (sha === undefined && !/^[0-9a-f]{40}$/.test(rev)) throw noSuchRef(rev, await ctx());
+      return sha ?? rev;
+    };
+    const [b, h] = [await resolve(base), await resolve(head)];
+    const found = await deepenUntil(b, h);
+    if (found !== undefined) return found;
+    // A shallow clone may simply not hold the commit yet: the history is what is missing.
+    const isShallow = await shallow();
+    for (const rev of isShallow ? [] : [base, head]) {
+      if ((await resolveCommit(rev)) === undefined) throw noSuchRef(rev, await ctx());
+    }
+    throw noMergeBase(base, head, isShallow);
+  }
+
+  /** The merge base, fetching both commits and then deeper history (bounded) until there is one. */
+  async function deepenUntil(b: string, h: string): Promise<string | undefined> {
+    const find = () => text(["merge-base", b, h]);
+    let found = await find();
+    if (found !== undefined) return found;
+    const all = await remotes();
+    const remote = all.includes("origin") ? "origin" : all[0];
+    if (remote === undefined) return undefined;
+    const fetch = (extra: string[]) =>
+      text([
+        "-c",
+        `remote.${remote}.uploadpack=git-upload-pack`,
+        "fetch",
+        "--no-tags",
+        "--quiet",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        ...extra,
+        remote,
+        b,
+        h,
+      ]);
+    await fetch([]);
+    for (const depth of [50, 200, 1000, 5000]) {
+      found = await find();
+      if (found !== undefined) return found;
+      await fetch([`--deepen=${depth}`]);
+    }
+    return find();
+  }
+
+  return {
+    root,
+    topLevel: () => text(["rev-parse", "--show-toplevel"]),
+    resolveCommit,
+    async parents(commit) {
+      const raw = await text(["cat-file", "commit", commit]);
+      if (raw === undefined) return undefined;
+      const head = raw.split("\n\n")[0] ?? "";
+      return [...head.matchAll(/^parent ([0-9a-f]+)$/gm)].map((m) => m[1]!);
+    },
+    mergeBase,
+    async readAt(commit, requests) {
+      try {
+        return await readBlobs((_cwd, args, input) => git(args, input), root, commit, requests);
+      } catch (e) {
+        const paths = requests.map((r) => r.path);
+        const what = paths.length === 1 ? paths[0] : `${paths[0]} (and ${paths.length - 1} more)`;
+        throw unreadable(`${what} at commit ${commit}`, e);
+      }
+    },
+    async changedBetween(base, head) {
+      await mergeBase(base, head);
+      try {
+        const out = await git([
+          "diff",
+          "--name-status",
+          "-z",
+          "--find-renames",
+          "--no-ext-diff",
+          "--no-textconv",
+          `${base}...${head}`,
+          "--",
+        ]);
+        return parseNameStatus(out.toString("utf8"));
+      } catch (e) {
+        throw unreadable(`the changes ${base}...${head}`, e);
+      }
+    },
+    async worktreeChanges(commit, opts = {}) {
+      try {
+        // A diff against the working tree may hash files through the filter drivers the
+        // repository configures (`filter.<name>.clean`): each one defined is switched off.
+        const off = (await filterDrivers()).flatMap((n) => [
+          `filter.${n}.clean=`,
+          `filter.${n}.smudge=`,
+          `filter.${n}.process=`,
+          `filter.${n}.required=false`,
+        ]);
+        const diff = await git(
+          [
+            "diff",
+            "--name-status",
+            "-z",
+            opts.renames === false ? "--no-renames" : "--find-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--relative",
+            "--end-of-options",
+            commit,
+            "--",
+          ],
+          undefined,
+          off,
+        );
+        const untracked = await git(["ls-files", "--others", "--exclude-standard", "-z"]);
+        const files = parseNameStatus(diff.toString("utf8"));
+        for (const path of untracked.toString("utf8").split("\0")) {
+          if (path !== "") files.push({ path, status: "added" });
+        }
+        return files;
+      } catch (e) {
+        throw unreadable(`the working tree's changes since ${commit}`, e);
+      }
+    },
+  };
+
+  /** The filter drivers the repository's own config defines (includes followed). */
+  async function filterDrivers(): Promise<string[]> {
+    let out: string;
+    try {
+      out = (await git(["config", "-z", "--get-regexp", "^filter\\."])).toString("utf8");
+    } catch {
+      return []; // exit 1: none defined
+    }
+    const names = new Set<string>();
+    for (const entry of out.split("\0")) {
+      const key = entry.split("\n")[0] ?? "";
+      const last = key.lastIndexOf(".");
+      if (key.startsWith("filter.") && last > "filter.".length) names.add(key.slice(7, last));
+    }
+    return [...names];
+  }
+}

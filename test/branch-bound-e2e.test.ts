@@ -1,0 +1,60 @@
+/**
+ * A contract bound to the PR's head branch judges the PR under `scope:
+ * changed`, though the PR touches only source files: its header's `branch:`
+ * names the branch. The log says why it is in scope. A contract bound to
+ * another branch stays out (twin). Through the bundled action (run `npm run
+ * bundle` after changing src/).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  finish,
+  makeRepo,
+  oracleContract,
+  oraclePath,
+  payloadFor,
+  reportOf,
+  runAction,
+  standInFor,
+} from "./helpers/action-harness.js";
+
+const FAILING = oraclePath("login");
+const CONTRACT = oracleContract("login", [
+  { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
+]); // branch: feat/login
+
+async function prOnBranch(branch: string) {
+  const repo = await makeRepo({
+    base: { [FAILING]: CONTRACT, "src/login.js": "loop();\n" },
+    head: { "src/login.js": "noLoop();\n" },
+  });
+  const gh = await standInFor(repo);
+  const payload = payloadFor("pull_request", repo) as { pull_request: { head: { ref: string } } };
+  payload.pull_request.head.ref = branch;
+  const r = await runAction({
+    repo,
+    gh,
+    event: "pull_request",
+    payload,
+    inputs: { sandbox: "off" },
+  });
+  await finish(gh, expect);
+  return r;
+}
+
+describe("contracts bound to the PR's head branch", () => {
+  it("a failing contract whose branch: is the PR's head branch runs and fails, the log saying why", async () => {
+    const r = await prOnBranch("feat/login");
+    expect(reportOf(r).contracts.map((c: { path: string }) => c.path)).toEqual([FAILING]);
+    expect(r.stdout).toContain(
+      `${FAILING} is in scope: its header binds it to the PR's head branch feat/login.`,
+    );
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("twin: bound to another branch, it stays out of scope", async () => {
+    const r = await prOnBranch("feat/other");
+    expect(reportOf(r).contracts).toEqual([]);
+    expect(r.stdout).not.toContain("is in scope: its header binds it");
+    expect(r.code, r.stdout).toBe(0);
+  });
+});
