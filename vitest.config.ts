@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { defineConfig, type Plugin } from "vitest/config";
+import { configDefaults, defineConfig, type Plugin } from "vitest/config";
 
 /**
  * @actions/workflow-parser ships source maps whose sources are not in the
@@ -24,6 +24,8 @@ export default defineConfig({
   plugins: [withoutMissingSourceMaps("@actions/workflow-parser")],
   test: {
     include: ["test/**/*.test.ts"],
+    // Fixture repositories hold test files of their own (a spec's mapped tests): data, not tests.
+    exclude: [...configDefaults.exclude, "test/fixtures/**"],
     // Process-spawning tests share two cores with the bundler; keep them predictable.
     pool: "forks",
     // No per-test timeout: a timeout is a timed assertion, and on a loaded 2-core machine a

@@ -1,7 +1,8 @@
-import { closeSync, type Dirent, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import picomatch from "picomatch";
 import { glob } from "tinyglobby";
+import { kindOf } from "./formats/kinds.js";
 
 /**
  * Loud misconfiguration: what discovery alone cannot say. A glob that matches
@@ -49,7 +50,11 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
     expandDirectories: false,
   });
   const listed = new Set(found);
-  const notFiles = entries.map((e) => e.replace(/\/$/, "")).filter((e) => !listed.has(e));
+  // Judged by the entry's own type, not by absence from discovery: discovery leaves out
+  // regular files on purpose (a `tasks.md` read with the `spec.md` beside it).
+  const notFiles = entries
+    .map((e) => e.replace(/\/$/, ""))
+    .filter((e) => !listed.has(e) && kindOf(e) !== undefined && !regularOrLink(join(root, e)));
   for (const path of [...new Set(notFiles)].sort()) {
     errors.push(
       `${path} has a contract's name but is a directory (or another entry that is not a regular file), so nothing in it is read; rename it, or move the contract file there`,
@@ -166,5 +171,15 @@ function firstBytes(abs: string): string {
     return "";
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A regular file or a symbolic link (the loader refuses links with its own message); gone counts as a file. */
+function regularOrLink(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() || st.isSymbolicLink();
+  } catch {
+    return true;
   }
 }

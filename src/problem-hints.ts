@@ -100,6 +100,32 @@ export const PROBLEM_HINTS: { readonly [K in ProblemCode]?: string } = {
   "item-count": "keep each list between 1 and 64 entries",
   "not-single-line": "write the value on one line of at most 500 bytes",
   "unresolved-citation": "cite a finding id recorded in the research.json beside the plan",
+  "worktree-modified":
+    "commit the change, or stop the step before the gate from rewriting it (install with `npm ci --ignore-scripts`)",
+  "misplaced-gate":
+    "write the gate as `- [ ] <id>: <title>` at column 0, with its attributes indented below it",
+  "foreign-file":
+    "move the file out of the contract's path, or leave its path out of the `contracts` globs",
+  "spec-status":
+    "end the spec with exactly one line `SPEC STATUS: READY` or `SPEC STATUS: NEEDS CLARIFICATION`",
+  "spec-syntax": "write the line in the form the message names (docs/contracts.md#spec shows each)",
+  "uncovered-requirement":
+    "name the requirement in a `Scenario: … (FR-…)` line or an acceptance criterion `- [ ] AC-n (FR-…): …`",
+  "no-requirement-map":
+    "add a `## Requirement Map` with one line per requirement: `- FR-001 → tests/x.test.ts > test name`",
+  "unmapped-requirement":
+    "add `- FR-… → FILE > TEST NAME` (or `→ manual: <how>`) to the `## Requirement Map`",
+  "manual-not-allowed":
+    "map the requirement to a test, or add `- manual: FR-… — <why no command can prove it>` under `## Verification`",
+  "missing-test-file":
+    "commit the test file, or point the map line at the file that holds the test",
+  "missing-section":
+    "add the section spec-kit's template marks mandatory (docs/contracts.md#speckit-spec)",
+  "task-syntax": "write the task as `- [ ] T001 [P] [US1] <description>`",
+  "phantom-completion":
+    "create the file the task names, correct its path, or uncheck the task until it is done",
+  "plan-clarification": "answer the open question in plan.md's Technical Context",
+  "unchecked-checklist": "check the item once it holds, or remove it from the checklist",
 };
 
 /** The fix for a code when its finder gave none. */

@@ -58,7 +58,7 @@ describe("messages say the real cause", () => {
       ]);
     }
     // Control: a file with text but no criteria keeps its own message.
-    const md = parseContract("oracle-contract", "c.md", bytes("# notes\n")).problems;
+    const md = parseContract("oracle-contract", "c.md", bytes("# CONTRACT: notes\n")).problems;
     expect(md[0]!.message).toBe("there is no ## ACCEPTANCE CRITERIA section");
     const json = parseContract("plan-contract", ".planning/phase-1-contract.json", bytes("{"));
     expect(json.problems[0]!.message).not.toContain("empty");
@@ -68,7 +68,7 @@ describe("messages say the real cause", () => {
     const c = parseContract(
       "plan-contract",
       ".planning/phase-1-contract.json",
-      bytes('{"version": 1, "phase": "1"}'),
+      bytes('{"version": 1, "phase": "1", "tasks": []}'),
     );
     const hint = (code: string) => c.problems.find((p) => p.code === code)?.hint;
     expect(hint("missing-key")).toMatch(/^add "\w+" to the top-level object/);

@@ -28,12 +28,14 @@ async function monorepoRun(sandbox: "off" | "auto") {
       [`app/${oraclePath("leak")}`]: oracleContract("leak", [
         {
           title: "parent git config",
-          check: `grep -q ${CANARY} ../.git/config && echo PWNED`,
+          // Prints what it finds: the command names only the canary's prefix, so the
+          // full canary in any surface means the file was read.
+          check: "grep -o 'cgcanary[0-9a-f]*' ../.git/config && echo PWNED",
           expect: "PWNED",
         },
         {
           title: "docker login",
-          check: `grep -q ${CANARY} ~/.docker/config.json && echo PWNED`,
+          check: "grep -o 'cgcanary[0-9a-f]*' ~/.docker/config.json && echo PWNED",
           expect: "PWNED",
         },
       ]),
@@ -67,6 +69,7 @@ describe("the allowlisted view through the bundle", () => {
     const off = await monorepoRun("off");
     expect(off.summary).toContain("parent git config");
     expect(off.result.code).toBe(0);
+    // Control: without the sandbox both checks met, so `grep -o` found the canary in both files.
     const on = await monorepoRun("auto");
     expect(on.result.code).toBe(1);
     expect(on.result.stdout).toContain("Sandbox: namespaces (root)");
