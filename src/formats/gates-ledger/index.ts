@@ -4,11 +4,10 @@ import { describeMarkdown, foreignFile } from "../foreign-file.js";
 import { attachAbandons } from "../oracle-contract/abandons.js";
 import { readCriteria } from "../oracle-contract/criteria.js";
 import { LEDGER_DIALECT } from "../oracle-contract/dialect.js";
-import { type Doc, h2Sections, isBlank, locate } from "../oracle-contract/lines.js";
+import { isBlank, locate } from "../oracle-contract/lines.js";
+import { openDoc } from "../oracle-contract/open-doc.js";
 import { buildOracle } from "../oracle-contract/oracles.js";
 import { checkPlacement } from "../oracle-contract/placement.js";
-import { CappedProblems } from "../oracle-contract/problem-sink.js";
-import { renderLines } from "../oracle-contract/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 import { isLedger, readLedgerHeader } from "./header.js";
 
@@ -30,27 +29,7 @@ export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
     return ledger(path, { kind: "gates-ledger" }, [], [foreign]);
   }
 
-  const rendered = renderLines(decoded.lines);
-  const shown = {
-    path,
-    lines: decoded.lines,
-    hidden: rendered.hidden,
-    visible: rendered.visible,
-    partlyHidden: rendered.partlyHidden,
-  };
-  const doc: Doc = { ...shown, sections: h2Sections(shown) };
-  const problems = new CappedProblems();
-  const unclosed = rendered.unclosedFenceAt;
-  if (unclosed !== undefined) {
-    problems.push(
-      problem(
-        "unclosed-fence",
-        locate(doc, unclosed),
-        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
-        { hint: "close it with a line of the same fence characters, at least as many" },
-      ),
-    );
-  }
+  const { doc, rendered, problems } = openDoc(path, decoded.lines);
   checkPlacement(doc, rendered.parts, problems, LEDGER_DIALECT);
   const block = readCriteria(doc, problems, LEDGER_DIALECT);
   for (const draft of block.drafts) buildOracle(doc, draft, problems, LEDGER_DIALECT);

@@ -7,11 +7,10 @@ import { attachAbandons } from "./abandons.js";
 import { readCriteria } from "./criteria.js";
 import { readHeader } from "./header.js";
 import { hasIdentifyingHeading } from "./identify.js";
-import { type Doc, h2Sections, isBlank, locate } from "./lines.js";
+import { isBlank, locate } from "./lines.js";
+import { openDoc } from "./open-doc.js";
 import { buildOracle } from "./oracles.js";
 import { checkPlacement, SECTION_NAMES } from "./placement.js";
-import { CappedProblems } from "./problem-sink.js";
-import { renderLines } from "./rendered.js";
 
 /** A markdown contract's sections, and its `# CONTRACT — <slug>` title. */
 const IDENTIFYING = [...SECTION_NAMES, "CONTRACT"];
@@ -38,27 +37,7 @@ export function parseOracleContract(path: string, bytes: Uint8Array): Contract {
     return contract(path, { kind: "oracle-contract" }, [], [foreign]);
   }
 
-  const rendered = renderLines(decoded.lines);
-  const shown = {
-    path,
-    lines: decoded.lines,
-    hidden: rendered.hidden,
-    visible: rendered.visible,
-    partlyHidden: rendered.partlyHidden,
-  };
-  const doc: Doc = { ...shown, sections: h2Sections(shown) };
-  const problems = new CappedProblems();
-  const unclosed = rendered.unclosedFenceAt;
-  if (unclosed !== undefined) {
-    problems.push(
-      problem(
-        "unclosed-fence",
-        locate(doc, unclosed),
-        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
-        { hint: "close it with a line of the same fence characters, at least as many" },
-      ),
-    );
-  }
+  const { doc, rendered, problems } = openDoc(path, decoded.lines);
 
   const header = readHeader(doc, problems);
   checkPlacement(doc, rendered.parts, problems);

@@ -38,17 +38,10 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
   if (needsClarification) {
     const questions = model.openQuestions;
     if (questions.length === 0 && model.status) {
-      out.push(
-        question(
-          "Q1",
-          "the spec's status is NEEDS CLARIFICATION",
-          model.status.location,
-          model.layout,
-        ),
-      );
+      out.push(question("Q1", "the spec's status is NEEDS CLARIFICATION", model.status.location));
     }
     questions.forEach((q, k) => {
-      out.push(question(`Q${k + 1}`, q.text, q.location, model.layout));
+      out.push(question(`Q${k + 1}`, q.text, q.location));
     });
   }
 
@@ -118,12 +111,7 @@ function byMap(entry: MapEntry | undefined, unmapped: string): NonNullable<Crite
   };
 }
 
-function question(
-  id: string,
-  text: string,
-  location: Criterion["location"],
-  layout: RequirementModel["layout"],
-): Criterion {
+function question(id: string, text: string, location: Criterion["location"]): Criterion {
   return {
     id,
     title: `needs clarification: ${text}`,

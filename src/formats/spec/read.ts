@@ -1,10 +1,11 @@
 import type { Location, Problem } from "../../model.js";
 import type { ProblemCode } from "../../problem-codes.js";
 import { problem } from "../../problems.js";
-import { type Doc, h2Sections, locate } from "../oracle-contract/lines.js";
+import { type Doc, locate } from "../oracle-contract/lines.js";
 import { asRead, difference } from "../oracle-contract/normalize.js";
-import { CappedProblems } from "../oracle-contract/problem-sink.js";
-import { type HiddenPart, renderLines } from "../oracle-contract/rendered.js";
+import { openDoc } from "../oracle-contract/open-doc.js";
+import type { CappedProblems } from "../oracle-contract/problem-sink.js";
+import type { HiddenPart } from "../oracle-contract/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 
 /**
@@ -25,27 +26,7 @@ export interface SpecDoc {
 export function readSpecDoc(path: string, bytes: Uint8Array): SpecDoc | Problem {
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return decoded;
-  const rendered = renderLines(decoded.lines);
-  const shown = {
-    path,
-    lines: decoded.lines,
-    hidden: rendered.hidden,
-    visible: rendered.visible,
-    partlyHidden: rendered.partlyHidden,
-  };
-  const doc: Doc = { ...shown, sections: h2Sections(shown) };
-  const problems = new CappedProblems();
-  const unclosed = rendered.unclosedFenceAt;
-  if (unclosed !== undefined) {
-    problems.push(
-      problem(
-        "unclosed-fence",
-        locate(doc, unclosed),
-        `the code fence opened on line ${unclosed + 1} is never closed, which hides the rest of the file`,
-        { hint: "close it with a line of the same fence characters, at least as many" },
-      ),
-    );
-  }
+  const { doc, rendered, problems } = openDoc(path, decoded.lines);
   hiddenGrammar(doc, rendered.parts, problems);
   return { doc, problems, first: firstShown(doc) };
 }
