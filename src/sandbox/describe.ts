@@ -30,7 +30,7 @@ export function describeSandbox(info: SandboxInfo): { line: string; warning?: st
       : `cgroup ${info.cgroup}, ${info.memoryMb} MiB per check`;
   const view = info.view ? ` ${describeView(info.view)}` : "";
   return {
-    line: `Sandbox: ${info.mechanism}, a PID and mount namespace per check, ${caps}.${view}`,
+    line: `Sandbox: ${info.mechanism}, ${info.executor === "lane executor" ? "one executor per lane (PID 1 of the lane's PID and mount namespace), nothing a check starts outlives it" : "a PID and mount namespace per check"}, ${caps}.${view}`,
     ...(info.warning !== undefined && { warning: `Sandbox: ${info.warning}.` }),
   };
 }

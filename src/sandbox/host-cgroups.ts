@@ -12,6 +12,8 @@ import type { Limit } from "./protocol.js";
 export interface CheckGroup {
   /** `cgroup.procs` files the check's first process writes itself into before anything else runs. */
   procs: string[];
+  /** The run's parent group of each of `procs`, in the same order (lanes join below them). */
+  parents: string[];
   /** Which caps the check ran into; call once it has ended. */
   limitsHit(): Limit[];
   /**
@@ -26,6 +28,8 @@ export interface CheckGroup {
 
 export interface CgroupHost {
   version: "v1" | "v2";
+  /** The run's parent group(s): v2 one, v1 memory then pids. */
+  parents: string[];
   create(id: number): CheckGroup;
   close(): void;
 }
@@ -102,6 +106,7 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   writeFileSync(join(parent, "cgroup.subtree_control"), "+memory +pids");
   return {
     version: "v2",
+    parents: [parent],
     create(id) {
       const dir = join(parent, `check-${id}`);
       mkdirSync(dir);
@@ -112,6 +117,7 @@ function v2(base: string, memoryMb: number, pidsMax: number): CgroupHost {
       if (pidsMax > 0) writeFileSync(join(dir, "pids.max"), String(pidsMax));
       const group: CheckGroup = {
         procs: [join(dir, "cgroup.procs")],
+        parents: [parent],
         limitsHit: () => [
           ...(counter(join(dir, "memory.events"), "oom_kill") > 0 ? (["memory"] as const) : []),
           ...(counter(join(dir, "pids.events"), "max") > 0 ? (["pids"] as const) : []),
@@ -138,6 +144,7 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
   mkdirSync(pidsParent);
   return {
     version: "v1",
+    parents: [memParent, pidsParent],
     create(id) {
       const mem = join(memParent, `check-${id}`);
       const pids = join(pidsParent, `check-${id}`);
@@ -151,6 +158,7 @@ function v1(base: string, memoryMb: number, pidsMax: number): CgroupHost {
       if (pidsMax > 0) writeFileSync(join(pids, "pids.max"), String(pidsMax));
       const group: CheckGroup = {
         procs: [join(mem, "cgroup.procs"), join(pids, "cgroup.procs")],
+        parents: [memParent, pidsParent],
         limitsHit: () => {
           const oom = join(mem, "memory.oom_control");
           // Kernels before 4.13 have no oom_kill counter: any hit of the cap counts.

@@ -19,7 +19,14 @@ interface Pending {
 }
 
 export type HostStart =
-  | { ok: true; host: HostConnection; cgroup: "v1" | "v2" | "none"; cgroupError?: string }
+  | {
+      ok: true;
+      host: HostConnection;
+      cgroup: "v1" | "v2" | "none";
+      cgroupError?: string;
+      executor: "lane" | "per-check";
+      executorError?: string;
+    }
   | { ok: false; error: string };
 
 /**
@@ -104,6 +111,8 @@ export class HostConnection {
             host: conn,
             cgroup: event.cgroup,
             ...(event.cgroupError !== undefined && { cgroupError: event.cgroupError }),
+            executor: event.executor ?? "per-check",
+            ...(event.executorError !== undefined && { executorError: event.executorError }),
           });
         } else if (event.ev === "fatal") {
           if (!started) resolve({ ok: false, error: event.message });

@@ -18,6 +18,7 @@ import { delimiter, posix } from "node:path";
 import { createInterface } from "node:readline";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
+import { compileExecutor, LanePool } from "./host-lanes.js";
 import { layoutScript, q, stageScript } from "./host-mounts.js";
 import {
   type HostConfig,
@@ -30,13 +31,15 @@ import { type HostTools, hostEnv, hostTools, systemTool } from "./system-tools.j
 /**
  * The sandbox host: started once per run (as root, or through `sudo -n`)
  * as PID 1 of its own PID and mount namespaces, it builds the checks' view of
- * the file system once and then spawns every check in a fresh PID namespace
- * under `setpriv`, in a per-check cgroup. It is small, so spawning stays fast
- * however large the gate's heap grows. When its stdin (the pipe from the
- * gate) closes, it kills every check and exits: a SIGKILLed gate leaves
- * nothing running.
+ * the file system once, compiles the lane executor, and hands each check to
+ * a lane (host-lanes.ts): one executor per parallel lane, PID 1 of the
+ * lane's own namespaces, each check in a per-check cgroup. Without a C
+ * compiler it falls back to a fresh PID namespace per check under `setpriv`
+ * (slower, same guarantees). When its stdin (the pipe from the gate)
+ * closes, it kills every check and exits: a SIGKILLed gate leaves nothing
+ * running.
  */
-export function runSandboxHost(rawConfig: string): void {
+export async function runSandboxHost(rawConfig: string): Promise<void> {
   const send = (e: HostEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
   let config: HostConfig;
   let stage: string;
@@ -44,16 +47,22 @@ export function runSandboxHost(rawConfig: string): void {
   let cgroupError: string | undefined;
   let tools: HostTools;
   let ip: string | undefined;
+  let executor: string | undefined;
+  let executorError: string | undefined;
   try {
     config = HostConfigSchema.parse(JSON.parse(rawConfig));
     // Resolved once, from the system PATH only: nothing the host runs is looked up again.
     tools = hostTools();
-    if (config.network === "none") ip = systemTool("ip");
     stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
-    buildLayout(stage, config, tools);
+    // The executor compiles (in the host's private stage) while the view is built.
+    const compiled = buildLayout(stage, config, tools, config.executor !== "per-check");
     const cg = openCgroups(config.memoryMb, config.pidsMax);
     if (cg.ok) cgroups = cg.host;
     else cgroupError = cg.error;
+    const built = compiled && (await compiled);
+    if (built?.ok) executor = built.path;
+    else if (built) executorError = built.error;
+    if (config.network === "none" && executor === undefined) ip = systemTool("ip");
   } catch (e) {
     send({ ev: "fatal", message: (e as Error).message.trim().split("\n").slice(-3).join(" | ") });
     process.exit(1);
@@ -61,12 +70,30 @@ export function runSandboxHost(rawConfig: string): void {
   const root = `${stage}/root`;
   const running = new Map<number, ChildProcess>();
   const pool = cgroups && new GroupPool(cgroups);
+  const lanes =
+    executor === undefined
+      ? undefined
+      : new LanePool(
+          {
+            unshare: tools.unshare,
+            executor,
+            root,
+            uid: config.uid,
+            gid: config.gid,
+            cgroupParents: cgroups?.parents ?? [],
+            guardProc: config.uid === 0,
+            privateNetwork: config.network === "none",
+          },
+          pool,
+          send,
+        );
 
   const shutdown = () => {
     // SIGKILL to each `unshare` parent: its --kill-child death signal takes the
     // namespace's init, and with it every process in the namespace. (Were the
     // host killed instead, its own PID namespace would take them all.)
     for (const child of running.values()) child.kill("SIGKILL");
+    lanes?.close();
     // Killed tasks leave their cgroups a moment later: retry a few times.
     let tries = 0;
     const sweep = () => {
@@ -98,6 +125,24 @@ export function runSandboxHost(rawConfig: string): void {
     const resolved = resolveCommand(root, cwd, file, env.PATH ?? "");
     if (!resolved.ok) {
       send({ ev: "spawn-error", id, code: resolved.code, message: `${resolved.code}: ${file}` });
+      return;
+    }
+    if (lanes) {
+      let group: CheckGroup | undefined;
+      try {
+        group = pool?.acquire();
+      } catch (e) {
+        send({
+          ev: "exit",
+          id,
+          code: null,
+          signal: null,
+          limits: [],
+          boundaryError: `cannot set up the check's cgroup: ${(e as Error).message}`,
+        });
+        return;
+      }
+      lanes.run({ id, file, path: resolved.path, args, cwd, env, group });
       return;
     }
     let group: CheckGroup | undefined;
@@ -212,13 +257,17 @@ export function runSandboxHost(rawConfig: string): void {
     const parsed = HostRequestSchema.safeParse(safeJson(line));
     if (!parsed.success) return;
     const req = parsed.data;
-    if (req.op === "kill") running.get(req.id)?.kill("SIGKILL");
-    else run(req.id, req.file, req.args, req.cwd, req.env);
+    if (req.op === "kill") {
+      running.get(req.id)?.kill("SIGKILL");
+      lanes?.kill(req.id);
+    } else run(req.id, req.file, req.args, req.cwd, req.env);
   });
   send({
     ev: "ready",
     cgroup: cgroups?.version ?? "none",
     ...(cgroupError !== undefined && { cgroupError }),
+    executor: lanes ? "lane" : "per-check",
+    ...(executorError !== undefined && { executorError }),
   });
 }
 
@@ -313,13 +362,21 @@ class FirstBytes {
   }
 }
 
-function buildLayout(stage: string, config: HostConfig, tools: HostTools): void {
+/** Builds the view; with `compile`, starts compiling the lane executor into the stage meanwhile. */
+function buildLayout(
+  stage: string,
+  config: HostConfig,
+  tools: HostTools,
+  compile: boolean,
+): ReturnType<typeof compileExecutor> | undefined {
   const sh = (text: string) =>
     execFileSync(tools.sh, ["-c", text], { stdio: ["ignore", "ignore", "pipe"], env: hostEnv() });
   const system = (config.system ?? []).map((path) =>
     lstatSync(path).isSymbolicLink() ? { path, link: readlinkSync(path) } : { path },
   );
   sh(stageScript(stage, system, tools));
+  // Root's, mode 0700, in the host's own mount namespace: no one else can reach the binary.
+  const compiled = compile ? compileExecutor(`${stage}/private`) : undefined;
   const root = `${stage}/root`;
   const mountPoints = readFileSync("/proc/self/mountinfo", "utf8")
     .split("\n")
@@ -337,6 +394,7 @@ function buildLayout(stage: string, config: HostConfig, tools: HostTools): void 
     writeFileSync(copy, config.homeGitconfig, { mode: 0o644 });
     chownSync(copy, config.uid, config.gid);
   }
+  return compiled;
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */

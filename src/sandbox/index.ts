@@ -47,6 +47,13 @@ export interface SandboxInfo {
   mode: SandboxMode;
   /** `namespaces (root)`, `namespaces (sudo -n)`, or `none`. */
   mechanism: "namespaces (root)" | "namespaces (sudo -n)" | "none";
+  /**
+   * How each check is started (docs/security.md, "One executor per lane"):
+   * `lane executor` (one small executor per parallel lane, PID 1 of the
+   * lane's namespaces), `per-check namespaces` (a fresh namespace chain per
+   * check: no C compiler on the machine), or `gate` (no boundary).
+   */
+  executor?: SandboxExecutor;
   /** Where the caps come from; `none` without a boundary or without cgroups. */
   cgroup: "v1" | "v2" | "none";
   memoryMb: number;
@@ -57,6 +64,8 @@ export interface SandboxInfo {
   /** The boundary was asked for something it cannot give (a `sandbox-read` path missing): no command ran. */
   error?: string;
 }
+
+export type SandboxExecutor = "lane executor" | "per-check namespaces" | "gate";
 
 export interface SandboxOptions {
   mode: SandboxMode;
@@ -78,6 +87,8 @@ export interface SandboxOptions {
   extraReads?: readonly string[];
   /** Default `host`. */
   network?: CheckNetwork;
+  /** `per-check`: never the lane executor (tests of the fallback). Default: lanes when possible. */
+  executor?: "lane" | "per-check";
 }
 
 export interface Sandbox {
@@ -107,6 +118,7 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     info: {
       mode: opts.mode,
       mechanism: "none",
+      executor: "gate",
       cgroup: "none",
       memoryMb,
       ...(warning && { warning }),
@@ -120,7 +132,14 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const extra = resolveExtraReads(opts.extraReads ?? [], opts.root, opts.env.HOME);
   if (!extra.ok) {
     return {
-      info: { mode: opts.mode, mechanism: "none", cgroup: "none", memoryMb, error: extra.error },
+      info: {
+        mode: opts.mode,
+        mechanism: "none",
+        executor: "gate",
+        cgroup: "none",
+        memoryMb,
+        error: extra.error,
+      },
       run: (o) => runCollected(o, async () => ({ kind: "boundary", reason: extra.error })),
       close: () => {},
     };
@@ -133,7 +152,14 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     "Fix: run the gate as root or give the runner passwordless sudo (GitHub-hosted Linux runners have it), " +
     "or set sandbox: auto (or --sandbox auto) to run commands unsandboxed.";
   return {
-    info: { mode: opts.mode, mechanism: "none", cgroup: "none", memoryMb, warning: found.error },
+    info: {
+      mode: opts.mode,
+      mechanism: "none",
+      executor: "gate",
+      cgroup: "none",
+      memoryMb,
+      warning: found.error,
+    },
     run: (o) => runCollected(o, async () => ({ kind: "boundary", reason })),
     close: () => {},
   };
@@ -203,12 +229,18 @@ async function findBoundary(
     started.cgroup === "none"
       ? `no memory or process caps: ${started.cgroupError ?? "cgroups unavailable"}`
       : undefined;
+  const executorNote =
+    started.executor === "per-check" && started.executorError !== undefined
+      ? `checks start per check, not from a lane executor (${started.executorError}): slower, same boundary`
+      : undefined;
+  const warning = [cgroupWarning, executorNote].filter(Boolean).join("; ");
   return {
     ok: true,
     sandbox: {
       info: {
         mode: opts.mode,
         mechanism,
+        executor: started.executor === "lane" ? "lane executor" : "per-check namespaces",
         cgroup: started.cgroup,
         memoryMb: opts.memoryMb,
         view: {
@@ -220,7 +252,7 @@ async function findBoundary(
           hiddenCredentials: plan.git.credentialFiles.length,
           network: opts.network ?? "host",
         },
-        ...(cgroupWarning && { warning: cgroupWarning }),
+        ...(warning && { warning }),
       },
       run,
       close: () => host.close(),
@@ -233,7 +265,8 @@ async function findBoundary(
  * the gate's process, and must not be able to write outside the working tree.
  */
 async function proveBoundary(run: ProcessRunner, root: string): Promise<string | undefined> {
-  const script = `[ $$ = 1 ] || { echo "not PID 1: $$"; exit 1; }
+  // PID 1 is the check itself (a namespace per check) or its lane's executor.
+  const script = `[ $$ = 1 ] || tr '\\0' ' ' < /proc/1/cmdline | grep -q '^/proc/self/fd/[0-9]* ' || { echo "PID 1 is no sandbox init: $$"; exit 1; }
 [ ! -e /proc/${process.pid} ] || [ ${process.pid} -le 2 ] || { echo "the gate's PID is visible"; exit 1; }
 if (: > /.contract-gate-probe) 2>/dev/null; then echo "/ is writable"; exit 1; fi
 echo boundary-ok`;
@@ -301,6 +334,7 @@ function hostConfig(
     gitConfigs: plan.git.configs,
     ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
     network: opts.network ?? "host",
+    ...(opts.executor !== undefined && { executor: opts.executor }),
   };
   return { config, plan };
 }

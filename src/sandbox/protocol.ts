@@ -38,6 +38,11 @@ export const HostConfigSchema = z.object({
   gitConfigs: z.array(z.string()).optional(),
   /** The runner's `~/.gitconfig`, already sanitized (read by the gate, as the runner's user): it starts the private home. */
   homeGitconfig: z.string().optional(),
+  /**
+   * `lane` (default): one executor per parallel lane when the system has a C
+   * compiler; `per-check`: a fresh namespace chain per check (tests, and the fallback).
+   */
+  executor: z.enum(["lane", "per-check"]).optional(),
   /** `none`: every check in a network namespace of its own, loopback only. */
   network: z.enum(["host", "none"]).optional(),
   /** 0 = no memory cap. */
@@ -71,6 +76,10 @@ export const HostEventSchema = z.discriminatedUnion("ev", [
     cgroup: z.enum(["v1", "v2", "none"]),
     /** Set when caps were asked for but could not be set up. */
     cgroupError: z.string().optional(),
+    /** How checks are started: one executor per lane, or a namespace chain per check. */
+    executor: z.enum(["lane", "per-check"]).optional(),
+    /** Why there is no lane executor (no C compiler): checks still run, per check. */
+    executorError: z.string().optional(),
   }),
   z.object({ ev: z.literal("fatal"), message: z.string() }),
   z.object({
