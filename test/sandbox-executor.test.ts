@@ -52,10 +52,14 @@ function laneOf(out: ProcessOutcome): string {
 
 /** A daemon that left its session and keeps rewriting `marker`, and says its PID. */
 const DAEMON =
-  "setsid sh -c 'echo $$ > daemon.pid; while :; do date +%s%N > marker; sleep 0.02; done' </dev/null >/dev/null 2>&1 & " +
-  "while [ ! -s marker ]; do sleep 0.01; done; echo started";
-/** Fails while anything still writes `marker`. */
-const MARKER_STILL = 'a=$(cat marker); sleep 0.3; b=$(cat marker); [ "$a" = "$b" ] && echo still';
+  "setsid sh -c ': daemon-loop; echo $$ > daemon.pid; while :; do date +%s%N > marker; sleep 0.02; done' </dev/null >/dev/null 2>&1 & " +
+  "while [ ! -s marker ] || [ ! -s daemon.pid ]; do sleep 0.01; done; echo started";
+/**
+ * Fails while the daemon lives (its PID still runs the loop: no timing) or
+ * anything still rewrites `marker`.
+ */
+const MARKER_STILL =
+  'p=$(cat daemon.pid); a=$(cat marker); sleep 0.3; b=$(cat marker); if grep -qs daemon-loop /proc/$p/cmdline; then echo alive; exit 1; fi; [ "$a" = "$b" ] && echo still';
 
 describe("the lane executor", () => {
   it("compiles with the system's cc, warning-free", () => {
