@@ -55,7 +55,7 @@ export const FINDING_CODES = {
   "verification-changed": {
     blocking: true,
     kinds: "spec, speckit-spec",
-    doc: "A `## Verification` command or manual entry was removed or changed.",
+    doc: "A `## Verification` command or manual entry was removed or changed, or a command's `proves` list dropped an acceptance criterion (the same command proving more is no finding).",
   },
   "spec-status-changed": {
     blocking: true,
