@@ -142,15 +142,17 @@ function modelFindings(b: RequirementModel, h: RequirementModel, at: At, out: Fi
     }
   }
 
-  const guardrails = new Set(h.guardrails.map((g) => g.text));
+  const bullet = (g: RequirementModel["guardrails"][number]) =>
+    g.under === undefined ? g.text : `${g.under} / ${g.text}`;
+  const guardrails = new Set(h.guardrails.map(bullet));
   for (const g of b.guardrails) {
-    if (guardrails.has(g.text)) continue;
+    if (guardrails.has(bullet(g))) continue;
     out.push(
       finding({
         code: "guardrail-changed",
         ...at(1, "guardrail"),
         message: "a guardrail was removed or changed",
-        before: g.text,
+        before: bullet(g),
       }),
     );
   }

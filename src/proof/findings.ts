@@ -1,0 +1,40 @@
+import { type Finding, finding } from "../integrity/types.js";
+import type { SpecProof } from "./types.js";
+
+/**
+ * The proof's diff findings as contract-integrity findings, so they block
+ * the same way and an approving review acknowledges them the same way
+ * (docs/integrity.md, "Approval"): tamper findings are the PR's, once
+ * whatever the number of specs; guardrail findings are their spec's. Each
+ * points at the file and line that breaks the rule (a removed test: its
+ * line in the base version).
+ */
+export function proofFindings(tamper: SpecProof["tamper"], specs: readonly SpecProof[]): Finding[] {
+  const out: Finding[] = tamper.map((t) =>
+    finding({
+      code: t.code,
+      contract: t.file,
+      kind: "pull-request",
+      path: t.file,
+      line: t.line,
+      subject: "tests",
+      message: t.message,
+    }),
+  );
+  for (const spec of specs) {
+    for (const g of spec.guardrails) {
+      out.push(
+        finding({
+          code: g.code,
+          contract: spec.contract,
+          kind: "spec",
+          path: g.file,
+          line: g.line ?? 1,
+          subject: `guardrail at ${spec.contract}:${g.guardrail.line}`,
+          message: g.message,
+        }),
+      );
+    }
+  }
+  return out;
+}
