@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { openGit } from "../src/git/index.js";
+import { finding, unacknowledged } from "../src/integrity/types.js";
 import type { Contract } from "../src/model.js";
+import { withProofFindings } from "../src/proof/findings.js";
 import {
   DEFAULT_PROOF_OPTIONS,
   diskSide,
@@ -237,5 +239,48 @@ describe("proveRequirements: the injected test prover", () => {
     });
     const inputs = seen.inputs as { changed: Set<string> }[];
     expect([...inputs[0]!.changed]).toEqual(["FR-001", "FR-002"]);
+  });
+});
+
+describe("withProofFindings: the proof's findings join the base comparison's approval rule", () => {
+  const blocking = (code: "test-marker-added" | "assertions-fewer") =>
+    finding({
+      code,
+      contract: "t.test.ts",
+      kind: "pull-request",
+      path: "t.test.ts",
+      line: 3,
+      subject: "tests",
+      message: "m",
+    });
+  const report = { applies: true as const, base: "b".repeat(40), findings: [] };
+
+  it("a blocking proof finding fails the gate until an approval is found; then it is acknowledged", async () => {
+    const alone = await withProofFindings(report, [blocking("test-marker-added")]);
+    expect(unacknowledged(alone).map((f) => f.code)).toEqual(["test-marker-added"]);
+    let asked = 0;
+    const approved = await withProofFindings(report, [blocking("test-marker-added")], async () => {
+      asked++;
+      return { approval: { login: "rev", reviewUrl: "https://example.com/r" }, note: "" };
+    });
+    expect(asked).toBe(1);
+    expect(unacknowledged(approved)).toEqual([]);
+    const none = await withProofFindings(report, [blocking("test-marker-added")], async () => ({
+      note: "No approving review yet.",
+    }));
+    expect(none.applies && none.approvalNote).toBe("No approving review yet.");
+    expect(unacknowledged(none)).toHaveLength(1);
+  });
+
+  it("an approval already decided stands (a shared head's note is never overridden); warnings ask nothing", async () => {
+    const shared = { ...report, approvalNote: "No approval counts while …" };
+    const r = await withProofFindings(shared, [blocking("test-marker-added")], async () => {
+      throw new Error("must not be asked");
+    });
+    expect(unacknowledged(r)).toHaveLength(1);
+    const w = await withProofFindings(report, [blocking("assertions-fewer")], async () => {
+      throw new Error("must not be asked");
+    });
+    expect(unacknowledged(w)).toEqual([]);
   });
 });

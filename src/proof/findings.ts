@@ -1,4 +1,4 @@
-import { type Finding, finding } from "../integrity/types.js";
+import { type Approval, type Finding, finding, type IntegrityReport } from "../integrity/types.js";
 import type { SpecProof } from "./types.js";
 
 /**
@@ -37,4 +37,27 @@ export function proofFindings(tamper: SpecProof["tamper"], specs: readonly SpecP
     }
   }
   return out;
+}
+
+/** How an approval is looked up (the action: `findApproval`); the CLI has none. */
+export type ApprovalLookup = () => Promise<{ approval?: Approval; note: string }>;
+
+/**
+ * The base comparison with the proof's findings added, so one approval rule
+ * and one conclusion cover both. When the proof brings the first blocking
+ * finding, the approval is looked up now (the comparison only looks when
+ * something of its own blocks); an approval or note already decided stands.
+ */
+export async function withProofFindings(
+  report: IntegrityReport,
+  findings: readonly Finding[],
+  lookup?: ApprovalLookup,
+): Promise<IntegrityReport> {
+  if (!report.applies || findings.length === 0) return report;
+  const merged = { ...report, findings: [...report.findings, ...findings] };
+  const decided = report.approval !== undefined || report.approvalNote !== undefined;
+  if (decided || !findings.some((f) => f.blocking)) return merged;
+  if (lookup === undefined) return merged;
+  const { approval, note } = await lookup();
+  return approval ? { ...merged, approval } : { ...merged, approvalNote: note };
 }

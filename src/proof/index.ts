@@ -74,11 +74,14 @@ export async function proveRequirements(args: ProofArgs): Promise<ProofResult> {
   const prover = args.prover ?? DEFAULT_TEST_PROVER;
   const specs = args.contracts.filter(isProvable);
   const globs = options.testFiles.length > 0 ? options.testFiles : DEFAULT_TEST_FILE_GLOBS;
+  // An invalid spec in scope counts too: it blocks on its own, and the test diff is still shown.
+  const anySpec = args.contracts.some((c) => c.kind === "spec" || c.kind === "speckit-spec");
   const changes =
-    diff && (specs.length > 0 || options.testTamper)
+    diff && (anySpec || options.testTamper)
       ? await fileChanges(diff.changed, diff.readBase, diff.readHead)
       : [];
-  const tamper = diff ? tamperFindings(changes, { testFiles: globs }) : [];
+  const tamper =
+    diff && (anySpec || options.testTamper) ? tamperFindings(changes, { testFiles: globs }) : [];
 
   const inputs: ProveInput[] = [];
   const proofs: SpecProof[] = [];

@@ -2,6 +2,7 @@ import type { Git } from "../git/index.js";
 import type { ChangedFile } from "../github/types.js";
 import type { Criterion } from "../model.js";
 import type { ProcessRunner } from "../process/run-process.js";
+import type { CommandPolicy } from "../run/engine.js";
 import type { ProveInput, TestProof } from "./types.js";
 
 /** The proof's settings, from the action's inputs or the CLI's flags (docs/proof.md). */
@@ -41,6 +42,12 @@ export interface ProverContext {
   env: NodeJS.ProcessEnv;
   /** The run's sandbox (plain processes when absent). */
   runProcess?: ProcessRunner;
+  /**
+   * What the trust policy lets the PR's commands do (the action's
+   * `untrusted-commands` applied to the sandbox, as for every check): a test
+   * run is the PR's code; `block`/`skip` make each proof an execution error.
+   */
+  commands?: CommandPolicy;
   signal?: AbortSignal;
 }
 
