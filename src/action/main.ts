@@ -132,7 +132,7 @@ export async function runAction({
       runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
     );
     const report = await stage("report", () =>
-      reportRun({ io, runner, settings, scope, integrity, run }),
+      reportRun({ io, runner, settings, scope, integrity, run, proof: proof.specs }),
     );
     await stage("publish", () =>
       publish({ api, io, settings, gated, scope, run, report, checkRun, stops }),

@@ -9,6 +9,7 @@ import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
+import { proofMarkdown, proofTerminal } from "../report/proof.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { runLineText } from "../report/run-line.js";
 import { renderTerminal } from "../report/terminal.js";
@@ -209,7 +210,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   const conclusion = gateConclusion(result.summary.conclusion, integrity);
   if (values.json) {
-    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }) };
+    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }), proof };
     for (const chunk of runReportJsonChunks(result.summary, result.contracts, extras)) {
       io.stdout(chunk);
       await io.stdoutDrain?.();
@@ -221,7 +222,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         // The action's check-run name: the same report reads the same wherever it is rendered.
         title: DEFAULT_CHECK_NAME,
         sandbox: shown,
-        preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
+        preamble: [
+          integrityMarkdown(integrity, Math.floor(budget / 3)),
+          proofMarkdown(proof, Math.floor(budget / 4)),
+        ]
+          .filter((s) => s !== "")
+          .join("\n"),
         verdictLine: runLineText({
           summary: result.summary,
           outcomes: result.contracts,
@@ -233,7 +239,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(
       renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
         integrity,
-        ...(integrity && { integritySection: integrityTerminal(integrity, paint) }),
+        ...((integrity || proof.length > 0) && {
+          integritySection:
+            (integrity ? integrityTerminal(integrity, paint) : "") + proofTerminal(proof, paint),
+        }),
       }),
     );
   }
