@@ -98,11 +98,11 @@ export function proofMarkdown(specs: readonly SpecProof[] | undefined, budget: n
       "Tamper and guardrail findings block like contract changes: an approving review on the head by someone with write access acknowledges them.",
       "",
     );
-  return fit(lines, budget);
+  return withinBudget(lines, budget);
 }
 
 /** The lines that fit in `budget`, then one line counting the rest. */
-function fit(lines: readonly string[], budget: number): string {
+function withinBudget(lines: readonly string[], budget: number): string {
   let out = "";
   for (const [i, line] of lines.entries()) {
     const next = `${out}${line}\n`;
