@@ -284,3 +284,23 @@ describe("withProofFindings: the proof's findings join the base comparison's app
     expect(unacknowledged(w)).toEqual([]);
   });
 });
+
+describe("a spec without a Requirement Map", () => {
+  const unmapped = SPEC.replace(/## Requirement Map\n\n(- FR[^\n]*\n)+\n/, "");
+  const contract = () => parseContract("spec", SPEC_PATH, new TextEncoder().encode(unmapped));
+  const map = async (requirementProof: boolean) =>
+    (
+      await proveRequirements({
+        contracts: [contract()],
+        options: { ...DEFAULT_PROOF_OPTIONS, requirementProof },
+        context: { root: "/nowhere", git: openGit("/nowhere"), env: {} },
+      })
+    ).contracts[0]!.criteria.find((c) => c.id === "MAP");
+
+  it("blocks while the proof is on (the spec kinds only warn), and not when it is off", async () => {
+    expect(unmapped).not.toContain("## Requirement Map");
+    expect(contract().problems.map((p) => p.code)).toContain("no-requirement-map");
+    expect((await map(true))?.settled).toMatchObject({ status: "unmet", blocking: true });
+    expect(await map(false)).toBeUndefined();
+  });
+});

@@ -9,7 +9,11 @@ import type { SpecProof } from "./types.js";
  * points at the file and line that breaks the rule (a removed test: its
  * line in the base version).
  */
-export function proofFindings(tamper: SpecProof["tamper"], specs: readonly SpecProof[]): Finding[] {
+export function proofFindings(
+  tamper: SpecProof["tamper"],
+  specs: readonly SpecProof[],
+  kindOf: (contract: string) => "spec" | "speckit-spec" = () => "spec",
+): Finding[] {
   const out: Finding[] = tamper.map((t) =>
     finding({
       code: t.code,
@@ -27,7 +31,7 @@ export function proofFindings(tamper: SpecProof["tamper"], specs: readonly SpecP
         finding({
           code: g.code,
           contract: spec.contract,
-          kind: "spec",
+          kind: kindOf(spec.contract),
           path: g.file,
           line: g.line ?? 1,
           subject: `guardrail at ${spec.contract}:${g.guardrail.line}`,

@@ -3,6 +3,7 @@ import type { ChangedFile } from "../github/types.js";
 import type { Finding } from "../integrity/types.js";
 import {
   type Contract,
+  type Criterion,
   isInvalid,
   type MapEntry,
   type RequirementModel,
@@ -133,10 +134,43 @@ export async function proveRequirements(args: ProofArgs): Promise<ProofResult> {
       proof.tests = result.tests;
     }
     const criteria = result && input ? prover.settle(c.criteria, input, result) : [...c.criteria];
-    return { ...c, criteria: [...criteria, ...guardrailCriteria(proof.guardrailRules)] };
+    const model = (c.header as SpecHeader).model!;
+    return {
+      ...c,
+      criteria: [
+        ...criteria,
+        ...(options.requirementProof ? mapRequired(c.path, model) : []),
+        ...guardrailCriteria(proof.guardrailRules),
+      ],
+    };
   });
 
-  return { specs: proofs, tamper, findings: proofFindings(tamper, proofs), contracts };
+  const kindOf = (path: string) =>
+    specs.find((c) => c.path === path)?.kind === "speckit-spec" ? "speckit-spec" : "spec";
+  return { specs: proofs, tamper, findings: proofFindings(tamper, proofs, kindOf), contracts };
+}
+
+/**
+ * With the proof on, a spec with requirements and no `## Requirement Map`
+ * blocks (the spec kinds warn, `no-requirement-map`): nothing would say which
+ * test proves each requirement, so nothing could be proved.
+ */
+function mapRequired(path: string, model: RequirementModel): Criterion[] {
+  const live = model.requirements.filter((r) => r.tag !== "REMOVED");
+  if (model.map !== undefined || live.length === 0) return [];
+  return [
+    {
+      id: "MAP",
+      title: "every requirement is mapped to the test that proves it",
+      location: { path, line: 1, column: 1 },
+      checks: [],
+      settled: {
+        status: "unmet",
+        blocking: true,
+        reason: `no ## Requirement Map while requirement-proof is on: add one line per requirement (\`- FR-001 → tests/x.test.ts > <test name>\`), or set requirement-proof: off`,
+      },
+    },
+  ];
 }
 
 /** A spec contract the proof can read: valid, with its requirement model. */

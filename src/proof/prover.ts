@@ -59,7 +59,7 @@ export interface ProverContext {
  * it. A spec `prove` returns nothing for keeps its criteria awaiting proof.
  */
 export interface TestProver {
-  prove(inputs: readonly ProveInput[], ctx: ProverContext): Promise<Map<string, TestProof>>;
+  prove(inputs: ProveInput[], ctx: ProverContext): Promise<Map<string, TestProof>>;
   settle(criteria: readonly Criterion[], input: ProveInput, proof: TestProof): Criterion[];
 }
 
