@@ -107,6 +107,19 @@ describe("a requirement spec against its base", () => {
     expect(findings(moved).filter((x) => x.blocking)).toEqual([]);
   });
 
+  it("a nested guardrail bullet removed blocks; the same list with one more path does not", () => {
+    const nested = BASE.replace(
+      "- No new dependency in package.json.\n",
+      "- No new dependency in package.json.\n- Protected surfaces:\n  - `src/api/**`\n  - `db/schema.sql`\n",
+    );
+    expect(findings(nested.replace("  - `db/schema.sql`\n", ""), nested)).toContainEqual({
+      code: "guardrail-changed",
+      blocking: true,
+    });
+    const more = nested.replace("  - `db/schema.sql`\n", "  - `db/schema.sql`\n  - `infra/**`\n");
+    expect(findings(more, nested).filter((f) => f.blocking)).toEqual([]);
+  });
+
   it("other wording warns", () => {
     expect(findings(BASE.replace("Trim surrounding spaces from names.", "Trim names."))).toEqual([
       { code: "spec-wording-changed", blocking: false },

@@ -55,7 +55,9 @@ export async function reportRun(args: {
   io.untrusted(
     renderTerminal(summary, outcomes, plain, {
       integrity,
-      integritySection: integrityTerminal(integrity, plain) + proofTerminal(proof, plain),
+      integritySection: [integrityTerminal(integrity, plain), proofTerminal(proof, plain)]
+        .filter((t) => t !== "")
+        .join("\n"),
     }),
   );
 

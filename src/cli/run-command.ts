@@ -240,8 +240,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
         integrity,
         ...((integrity || proof.length > 0) && {
-          integritySection:
-            (integrity ? integrityTerminal(integrity, paint) : "") + proofTerminal(proof, paint),
+          integritySection: [
+            integrity ? integrityTerminal(integrity, paint) : "",
+            proofTerminal(proof, paint),
+          ]
+            .filter((t) => t !== "")
+            .join("\n"),
         }),
       }),
     );
