@@ -220,6 +220,8 @@ export interface SpecHeader {
 export interface SpecLine {
   text: string;
   location: Location;
+  /** A nested bullet (`## Guardrails`): the text of the top-level bullet it sits under. */
+  under?: string;
 }
 
 /** `FR-001 [ADDED]: statement` (spec) or `**FR-001**: System MUST …` (spec-kit). */

@@ -22,6 +22,8 @@ import {
   type GitHubApi,
   GitHubApiError,
 } from "../src/github/types.js";
+import type { TestProver } from "../src/proof/prover.js";
+import type { TestProof } from "../src/proof/types.js";
 import { annotationsFor } from "../src/report/annotations.js";
 import { checkRunTitle, commentMarker } from "../src/report/github-text.js";
 import type { ContractOutcome, CriterionOutcome, RunSummary } from "../src/verdict.js";
@@ -37,6 +39,7 @@ import {
   stoppedLines,
   workflowCommands,
 } from "./helpers/action-harness.js";
+import { BASE_FILES, SPEC_PATH } from "./helpers/proof-repo.js";
 
 // ------------------------------------------------------------------ inputs
 
@@ -682,7 +685,7 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
 async function inProcess(
   contract: string | { base: Files; head: Files },
   api: GitHubApi,
-  opts: { fork?: boolean; inputs?: Record<string, string> } = {},
+  opts: { fork?: boolean; inputs?: Record<string, string>; prover?: TestProver } = {},
 ) {
   const repo = await makeRepo(
     typeof contract === "string" ? { base: {}, head: { [oraclePath("c")]: contract } } : contract,
@@ -720,6 +723,7 @@ async function inProcess(
       RUNNER_TEMP: temp,
     },
     github: () => api,
+    ...(opts.prover && { prover: opts.prover }),
   });
   return io;
 }
@@ -998,5 +1002,88 @@ describe("runAction: a PR that replaces a contract by a symlink", () => {
     expect(linked.log.join("\n")).toContain(
       `${contract} is a symlink to docs/lenient-contract.json`,
     );
+  });
+});
+
+describe("runAction: the requirement proof's injected test prover", () => {
+  it("gets the spec's mapped tests and the proof inputs; its settled criteria decide the run, its rows are on the surfaces", async () => {
+    const { [SPEC_PATH]: spec, ...before } = BASE_FILES;
+    const seen: { ctx?: Parameters<TestProver["prove"]>[1]; contracts?: string[] } = {};
+    const proof: TestProof = {
+      runs: [
+        { side: "base", command: "vitest", preset: "vitest", chosenBy: "input", durationMs: 1 },
+      ],
+      tests: [
+        {
+          requirement: "FR-001",
+          file: "tests/trim.test.ts",
+          name: "trims surrounding spaces",
+          mapLocation: { path: SPEC_PATH, line: 36, column: 1 },
+          changed: true,
+          base: "passed",
+          head: "passed",
+          verdict: "passes-at-base",
+          reason: "passes on the code before this change",
+        },
+      ],
+    };
+    const prover: TestProver = {
+      prove: async (inputs, ctx) => {
+        seen.ctx = ctx;
+        seen.contracts = inputs.map((i) => i.contract);
+        return new Map([[SPEC_PATH, proof]]);
+      },
+      settle: (criteria) =>
+        criteria.map((c) =>
+          c.id === "FR-001"
+            ? { ...c, settled: { status: "unmet", blocking: true, reason: "proves nothing" } }
+            : c,
+        ),
+    };
+    const io = await inProcess(
+      {
+        base: before,
+        head: {
+          [SPEC_PATH]: spec!,
+          "src/trim.ts": "export const trim = (s: string) => s.trim();\n",
+        },
+      },
+      fakeApi(),
+      {
+        prover,
+        inputs: {
+          "test-command": "npx vitest run",
+          "test-files": "tests/**",
+          "test-timeout-seconds": "42",
+        },
+      },
+    );
+    expect(seen.contracts).toEqual([SPEC_PATH]);
+    expect(seen.ctx?.options).toMatchObject({
+      requirementProof: true,
+      testCommand: "npx vitest run",
+      testFiles: ["tests/**"],
+      testTimeoutSeconds: 42,
+    });
+    expect(seen.ctx?.changed.map((f) => f.path).sort()).toEqual([SPEC_PATH, "src/trim.ts"]);
+    // The settled criterion blocks; the row shows base → head → verdict.
+    expect(io.outputs.conclusion).toBe("failure");
+    expect(io.summary).toContain(
+      "| passed | passed | ❌ proves nothing: passes on the code before this change |",
+    );
+
+    // The honest control: a prover that proves it, and nothing blocks.
+    const honest = await inProcess(
+      {
+        base: before,
+        head: {
+          [SPEC_PATH]: spec!,
+          "src/trim.ts": "export const trim = (s: string) => s.trim();\n",
+        },
+      },
+      fakeApi(),
+      { prover: { ...prover, settle: (c) => [...c] } },
+    );
+    expect(honest.outputs.conclusion).not.toBe("failure");
   });
 });

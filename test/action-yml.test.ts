@@ -29,6 +29,11 @@ const INPUTS = [
   "sandbox-read",
   "check-network",
   "if-no-contracts",
+  "requirement-proof",
+  "test-tamper",
+  "test-command",
+  "test-files",
+  "test-timeout-seconds",
 ];
 const OUTPUTS = [
   "conclusion",

@@ -90,6 +90,36 @@ describe("a requirement spec against its base", () => {
     expect(findings(head).filter((f) => f.blocking)).toEqual([]);
   });
 
+  it("a Verification line whose proves list drops an acceptance criterion blocks; one that proves more does not", () => {
+    const two = BASE.replace("— proves AC-1", "— proves AC-1, AC-2");
+    // The attack: the same command, AC-2 dropped from what it proves.
+    expect(findings(BASE, two)).toEqual([{ code: "verification-changed", blocking: true }]);
+    const f = compareContracts([{ base: version(two), head: version(BASE) }], new Map());
+    expect(f[0]?.message).toMatch(/no longer proves AC-2$/);
+    // The honest twin: the same command proving one more criterion.
+    expect(findings(two).filter((x) => x.blocking)).toEqual([]);
+    // Moving the line (same command, same proves) is no finding either.
+    const moved = BASE.replace(
+      '- `node -e "process.exit(0)"` — proves AC-1\n- manual: FR-002 — rendering is checked by eye in the browser',
+      '- manual: FR-002 — rendering is checked by eye in the browser\n- `node -e "process.exit(0)"` — proves AC-1',
+    );
+    expect(moved).not.toBe(BASE);
+    expect(findings(moved).filter((x) => x.blocking)).toEqual([]);
+  });
+
+  it("a nested guardrail bullet removed blocks; the same list with one more path does not", () => {
+    const nested = BASE.replace(
+      "- No new dependency in package.json.\n",
+      "- No new dependency in package.json.\n- Protected surfaces:\n  - `src/api/**`\n  - `db/schema.sql`\n",
+    );
+    expect(findings(nested.replace("  - `db/schema.sql`\n", ""), nested)).toContainEqual({
+      code: "guardrail-changed",
+      blocking: true,
+    });
+    const more = nested.replace("  - `db/schema.sql`\n", "  - `db/schema.sql`\n  - `infra/**`\n");
+    expect(findings(more, nested).filter((f) => f.blocking)).toEqual([]);
+  });
+
   it("other wording warns", () => {
     expect(findings(BASE.replace("Trim surrounding spaces from names.", "Trim names."))).toEqual([
       { code: "spec-wording-changed", blocking: false },

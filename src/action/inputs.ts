@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import {
   CHECK_NETWORKS,
@@ -54,6 +55,8 @@ export interface ActionSettings {
   checkNetwork: CheckNetwork;
   /** The conclusion when the `contracts` globs match no file at all (always said loudly). */
   ifNoContracts: "neutral" | "failure";
+  /** The requirement proof's inputs (docs/proof.md): `requirement-proof`, `test-tamper`, `test-command`, `test-files`, `test-timeout-seconds`. */
+  proof: ProofOptions;
 }
 
 /** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
@@ -71,6 +74,11 @@ export const INPUT_DEFAULTS = {
   "sandbox-read": "",
   "check-network": "host",
   "if-no-contracts": "neutral",
+  "requirement-proof": "on",
+  "test-tamper": "off",
+  "test-command": "",
+  "test-files": "",
+  "test-timeout-seconds": String(DEFAULT_TEST_TIMEOUT_SECONDS),
 } as const;
 
 const TRUE = ["true", "True", "TRUE"];
@@ -144,6 +152,24 @@ export function parseInputs(
     if (!p.startsWith("/") && p !== "~" && !p.startsWith("~/"))
       errors.push(`Input 'sandbox-read' path '${p}' is not absolute. Write it as /path or ~/path.`);
   }
+  const testFiles = raw("test-files")
+    .split(/\n/)
+    .map((g) => g.trim())
+    .filter((g) => g !== "");
+  for (const g of testFiles) {
+    if (isAbsolute(g) || g.split("/").includes(".."))
+      errors.push(
+        `Input 'test-files' glob '${g}' must be relative to the working directory, without '..'.`,
+      );
+  }
+  const testCommand = raw("test-command");
+  const proof: ProofOptions = {
+    requirementProof: oneOf("requirement-proof", ["on", "off"] as const) === "on",
+    testTamper: oneOf("test-tamper", ["off", "on"] as const) === "on",
+    ...(testCommand !== "" && { testCommand }),
+    testFiles,
+    testTimeoutSeconds: positive("test-timeout-seconds", DEFAULT_TEST_TIMEOUT_SECONDS, 6 * 3600),
+  };
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   const wd = get("working-directory").trim();
 
@@ -165,6 +191,7 @@ export function parseInputs(
     sandboxRead,
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
+    proof,
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }

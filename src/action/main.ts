@@ -3,6 +3,7 @@ import { blockModified } from "../committed.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
 import { loadContracts } from "../load.js";
+import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
@@ -11,6 +12,7 @@ import { collectContracts } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import { resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
+import { proveStage } from "./proof.js";
 import { publish } from "./publish.js";
 import { readRun } from "./read-run.js";
 import { reportRun } from "./report.js";
@@ -34,6 +36,8 @@ export interface ActionDeps {
   sandboxHost?: readonly string[];
   /** The action's own files: read-only for commands. */
   protect?: readonly string[];
+  /** The requirement proof's test-running half (src/proof/prover.ts); the default runs none. */
+  prover?: TestProver;
 }
 
 /**
@@ -50,6 +54,7 @@ export async function runAction({
   github,
   sandboxHost,
   protect,
+  prover,
 }: ActionDeps): Promise<void> {
   let sandbox: Promise<Sandbox> | undefined;
   /** Each stage's wall time and the RSS after it, in the debug log (ACTIONS_STEP_DEBUG): where a slow run spends it. */
@@ -81,7 +86,7 @@ export async function runAction({
       // unhandled (the await in runChecks still throws it into the step's error).
       sandbox.catch(() => {});
     }
-    const integrity = await stage("base-comparison", () =>
+    const compared = await stage("base-comparison", () =>
       baseComparison(api, git, settings.contracts, gated, scope, invokingWorkflow(runner)),
     );
     const stops = new ApiStops();
@@ -98,13 +103,28 @@ export async function runAction({
       }),
     );
     // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
-    const contracts = await stage("load", async () =>
+    const loaded = await stage("load", async () =>
       blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
         (e: unknown) => {
           throw new StopRun(`contract-gate: ${(e as Error).message}`);
         },
       ),
     );
+    const { proof, integrity } = await stage("proof", () =>
+      proveStage({
+        api,
+        git,
+        env,
+        settings,
+        gated,
+        scope,
+        integrity: compared,
+        contracts: loaded,
+        sandbox,
+        ...(prover && { prover }),
+      }),
+    );
+    const contracts = proof.contracts;
     const checkRun = await creating;
     const opened = sandbox;
     sandbox = undefined; // runChecks closes it
@@ -112,7 +132,7 @@ export async function runAction({
       runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
     );
     const report = await stage("report", () =>
-      reportRun({ io, runner, settings, scope, integrity, run }),
+      reportRun({ io, runner, settings, scope, integrity, run, proof: proof.specs }),
     );
     await stage("publish", () =>
       publish({ api, io, settings, gated, scope, run, report, checkRun, stops }),

@@ -90,6 +90,7 @@ function surfaceInput({
     summary: report.summary,
     outcomes: report.outcomes,
     integrity: report.integrity,
+    proof: report.proof,
     noMatch: scope.noMatch,
     sandbox: run.sandboxText,
     checkName: settings.checkName,

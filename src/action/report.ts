@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { integrityTerminal } from "../integrity/render.js";
 import { type IntegrityReport, withIntegrity } from "../integrity/types.js";
+import type { SpecProof } from "../proof/types.js";
 import { plain } from "../report/paint.js";
+import { proofTerminal } from "../report/proof.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import type { ContractOutcome, RunSummary } from "../verdict.js";
@@ -19,6 +21,8 @@ export interface GateReport {
   summary: RunSummary;
   outcomes: ContractOutcome[];
   integrity: IntegrityReport;
+  /** The requirement proof of each spec contract in scope. */
+  proof: readonly SpecProof[];
   /** Path of the JSON report (an output). */
   reportPath: string;
 }
@@ -35,8 +39,10 @@ export async function reportRun(args: {
   scope: Scope;
   integrity: IntegrityReport;
   run: ChecksRun;
+  proof?: readonly SpecProof[];
 }): Promise<GateReport> {
   const { io, runner, settings, scope, integrity, run } = args;
+  const proof = args.proof ?? [];
   const { noMatch } = scope;
   const gated = withIntegrity(run.result.summary, integrity);
   // if-no-contracts: failure makes a misconfigured gate block; the default keeps it neutral (but loud).
@@ -49,7 +55,9 @@ export async function reportRun(args: {
   io.untrusted(
     renderTerminal(summary, outcomes, plain, {
       integrity,
-      integritySection: integrityTerminal(integrity, plain),
+      integritySection: [integrityTerminal(integrity, plain), proofTerminal(proof, plain)]
+        .filter((t) => t !== "")
+        .join("\n"),
     }),
   );
 
@@ -67,6 +75,7 @@ export async function reportRun(args: {
       runReportJsonChunks(summary, outcomes, {
         ...(run.sandbox && { sandbox: run.sandbox }),
         ...(integrity && { integrity }),
+        proof,
       }),
     );
   } catch (e) {
@@ -77,6 +86,7 @@ export async function reportRun(args: {
     summary,
     outcomes,
     integrity,
+    proof,
     reportPath,
   };
 }

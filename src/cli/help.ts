@@ -95,6 +95,14 @@ ${DISCOVERY}
                             repeatable or comma-separated); a missing path is a usage error
   --check-network MODE      host (default): checks share the runner's network (service
                             containers on localhost); none: loopback only, per check
+  --requirement-proof MODE  on (default): requirement specs' mapped tests are proved fail-to-pass
+                            against --base (docs/proof.md); off: they stay awaiting proof
+  --test-tamper             with --base: read the test diff for tampering even when no
+                            requirement spec is in scope (always read when one is)
+  --test-command CMD        how the proof runs tests: a template ({junit}, {files}) or a preset
+                            (vitest, jest, pytest, go, node); default: detected
+  --test-files GLOB         a test-file glob (repeatable), replacing the defaults in docs/proof.md
+  --test-timeout-seconds N  limit of each test-runner invocation of the proof (default 600)
 
 Exit codes:
   0  nothing blocks (or no contracts)

@@ -4,9 +4,12 @@ import { cliIntegrity } from "../integrity/cli-base.js";
 import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
+import { cliProof } from "../proof/cli-proof.js";
+import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
+import { proofMarkdown, proofTerminal } from "../report/proof.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { runLineText } from "../report/run-line.js";
 import { renderTerminal } from "../report/terminal.js";
@@ -49,6 +52,11 @@ const OPTIONS = {
   "check-memory-mb": { type: "string" },
   "sandbox-read": { type: "string", multiple: true },
   "check-network": { type: "string" },
+  "requirement-proof": { type: "string" },
+  "test-tamper": { type: "boolean" },
+  "test-command": { type: "string" },
+  "test-files": { type: "string", multiple: true },
+  "test-timeout-seconds": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -59,6 +67,7 @@ const NUMERIC = [
   "regex-timeout-ms",
   "markdown-budget",
   "check-memory-mb",
+  "test-timeout-seconds",
 ];
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -116,6 +125,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     );
   }
 
+  const proofOptions = proofFlags(values);
+
   const root = await findRoot(io.cwd, values.root);
   const extraReads = (values["sandbox-read"] ?? []).flatMap(splitPathList);
   if (mode !== "off") {
@@ -139,7 +150,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   contracts = await committedOnly(root, contracts, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
-  const integrity = await cliIntegrity(root, values.base, values.contracts);
+  const baseReport = await cliIntegrity(root, values.base, values.contracts);
 
   const paint = paintFor(io.isTTY, io.env);
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
@@ -156,8 +167,18 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   let result: EngineResult;
+  let proved: Awaited<ReturnType<typeof cliProof>>;
   try {
-    result = await runContracts(contracts, {
+    proved = await cliProof({
+      root,
+      integrity: baseReport,
+      contracts,
+      options: proofOptions,
+      env: credentialFreeEnv(io.env),
+      runProcess: sandbox.run,
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+    result = await runContracts(proved.proof.contracts, {
       root,
       maxParallel,
       requireOracles: values["require-oracles"] === true,
@@ -172,13 +193,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     sandbox.close();
   }
   progress?.clear();
+  const integrity = proved.integrity;
+  const proof = proved.proof.specs;
   if (io.signal?.aborted) {
     io.stderr("contract-gate: interrupted; every running check was killed\n");
     return EXIT_INTERRUPTED;
   }
 
   if (!values["no-write"]) {
-    const failures = await writeResults(root, contracts, result.contracts, {
+    const failures = await writeResults(root, proved.proof.contracts, result.contracts, {
       oracleTimeoutMs: timeoutSeconds * 1000,
       now: new Date(),
     });
@@ -187,7 +210,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   const conclusion = gateConclusion(result.summary.conclusion, integrity);
   if (values.json) {
-    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }) };
+    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }), proof };
     for (const chunk of runReportJsonChunks(result.summary, result.contracts, extras)) {
       io.stdout(chunk);
       await io.stdoutDrain?.();
@@ -199,7 +222,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         // The action's check-run name: the same report reads the same wherever it is rendered.
         title: DEFAULT_CHECK_NAME,
         sandbox: shown,
-        preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
+        preamble: [
+          integrityMarkdown(integrity, Math.floor(budget / 3)),
+          proofMarkdown(proof, Math.floor(budget / 4)),
+        ]
+          .filter((s) => s !== "")
+          .join("\n"),
         verdictLine: runLineText({
           summary: result.summary,
           outcomes: result.contracts,
@@ -211,11 +239,61 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(
       renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
         integrity,
-        ...(integrity && { integritySection: integrityTerminal(integrity, paint) }),
+        ...((integrity || proof.length > 0) && {
+          integritySection: [
+            integrity ? integrityTerminal(integrity, paint) : "",
+            proofTerminal(proof, paint),
+          ]
+            .filter((t) => t !== "")
+            .join("\n"),
+        }),
       }),
     );
   }
   return conclusion === "failure" ? EXIT.failed : EXIT.ok;
+}
+
+/** `--requirement-proof`, `--test-tamper`, `--test-command`, `--test-files`, `--test-timeout-seconds`. */
+function proofFlags(values: {
+  base?: string | undefined;
+  "requirement-proof"?: string | undefined;
+  "test-tamper"?: boolean | undefined;
+  "test-command"?: string | undefined;
+  "test-files"?: string[] | undefined;
+  "test-timeout-seconds"?: string | undefined;
+}): ProofOptions {
+  const onOff = values["requirement-proof"] ?? "on";
+  if (onOff !== "on" && onOff !== "off")
+    throw new UsageError(
+      `--requirement-proof '${onOff}' is not one of on, off${didYouMean(onOff, ["on", "off"])}`,
+    );
+  if (values["test-tamper"] && values.base === undefined)
+    throw new UsageError(
+      "--test-tamper reads the test diff against a base: add --base <rev> (e.g. --base origin/main)",
+    );
+  const command = values["test-command"];
+  if (command !== undefined && command.trim() === "")
+    throw new UsageError(
+      "--test-command is empty: give a command template ({junit}, {files}) or a preset (vitest, jest, pytest, go, node), or leave it out to detect one",
+    );
+  const testFiles = (values["test-files"] ?? []).map((g) => g.trim()).filter((g) => g !== "");
+  for (const g of testFiles) {
+    if (g.startsWith("/") || g.split("/").includes(".."))
+      throw new UsageError(`--test-files '${g}' must be relative to the root, without '..'`);
+  }
+  return {
+    requirementProof: onOff === "on",
+    testTamper: values["test-tamper"] === true,
+    ...(command !== undefined && { testCommand: command.trim() }),
+    testFiles,
+    testTimeoutSeconds: positiveInt(
+      "test-timeout-seconds",
+      values["test-timeout-seconds"],
+      DEFAULT_TEST_TIMEOUT_SECONDS,
+      "seconds",
+      6 * 3600,
+    ),
+  };
 }
 
 /** A live `[done/total] running …` line on stderr, redrawn at most every 100 ms. */

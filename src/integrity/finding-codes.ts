@@ -55,7 +55,7 @@ export const FINDING_CODES = {
   "verification-changed": {
     blocking: true,
     kinds: "spec, speckit-spec",
-    doc: "A `## Verification` command or manual entry was removed or changed.",
+    doc: "A `## Verification` command or manual entry was removed or changed, or a command's `proves` list dropped an acceptance criterion (the same command proving more is no finding).",
   },
   "spec-status-changed": {
     blocking: true,
@@ -210,6 +210,58 @@ export const FINDING_CODES = {
     blocking: true,
     kinds: "workphase-research",
     doc: "The PR adds or changes a research file with findings in the legacy form (no `id` or `confidence`). Unchanged since the base, the legacy form is accepted with the `legacy-research` warning.",
+  },
+
+  // The requirement proof's diff readings (docs/proof.md): every PR with a spec contract in scope, any PR with `test-tamper: on`
+  "test-file-deleted": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A test file (the `test-files` globs) at base has no head version.",
+  },
+  "test-file-renamed-away": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A test file was renamed to a path no `test-files` glob matches, so no runner picks it up.",
+  },
+  "test-removed": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A test the base version of a test file declares is gone at head (by name, per runner; a test moved to another changed test file is no finding). Reported at its line in the base version.",
+  },
+  "test-marker-added": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A test file has more skip, only or todo markers than at base (`it.skip`, `describe.only`, `{ skip: true }`, `@pytest.mark.skip`, `t.Skip(`, `#[ignore]` …; the table in docs/proof.md).",
+  },
+  "test-environment-branch": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A non-test file newly recognizes a test environment (`process.env.VITEST`, `JEST_WORKER_ID`, `NODE_ENV === 'test'`, `PYTEST_CURRENT_TEST`, `testing.Testing()` …): code that behaves differently under a test runner makes its tests prove nothing.",
+  },
+  "test-file-unreadable": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A changed test file's text could not be read on one side (binary, over 1 MiB, not a regular file): the gate cannot tell what changed, so it blocks.",
+  },
+  "assertions-fewer": {
+    blocking: false,
+    kinds: "pull-request (tamper)",
+    doc: "A test file has fewer assertions than at base: shown so a reviewer checks none was removed or loosened.",
+  },
+  "guardrail-protected-path": {
+    blocking: true,
+    kinds: "spec",
+    doc: 'The PR changes a file a `## Guardrails` bullet protects (paths or globs in backticks under "Protected surfaces", or after `Protected:`).',
+  },
+  "guardrail-new-dependency": {
+    blocking: true,
+    kinds: "spec",
+    doc: 'A `## Guardrails` bullet says "no new dependencies" and a manifest (package.json\'s four dependency maps, requirements*.txt, pyproject.toml, go.mod, Cargo.toml) gains a package over its base, read parsed.',
+  },
+  "guardrail-manifest-unreadable": {
+    blocking: true,
+    kinds: "spec",
+    doc: 'A `## Guardrails` bullet says "no new dependencies" and a changed manifest does not read or parse on one side: breaking a manifest\'s syntax must not hide a package.',
   },
 
   // The pull request itself, whatever its contracts

@@ -142,32 +142,22 @@ function modelFindings(b: RequirementModel, h: RequirementModel, at: At, out: Fi
     }
   }
 
-  const guardrails = new Set(h.guardrails.map((g) => g.text));
+  const bullet = (g: RequirementModel["guardrails"][number]) =>
+    g.under === undefined ? g.text : `${g.under} / ${g.text}`;
+  const guardrails = new Set(h.guardrails.map(bullet));
   for (const g of b.guardrails) {
-    if (guardrails.has(g.text)) continue;
+    if (guardrails.has(bullet(g))) continue;
     out.push(
       finding({
         code: "guardrail-changed",
         ...at(1, "guardrail"),
         message: "a guardrail was removed or changed",
-        before: g.text,
+        before: bullet(g),
       }),
     );
   }
 
-  const verification = new Set(h.verification.map(verificationText));
-  for (const v of b.verification) {
-    const text = verificationText(v);
-    if (verification.has(text)) continue;
-    out.push(
-      finding({
-        code: "verification-changed",
-        ...at(1, "verification"),
-        message: "a Verification line was removed or changed",
-        before: text,
-      }),
-    );
-  }
+  verificationFindings(b.verification, h.verification, at, out);
 
   if (b.status?.value === "READY" && h.status?.value !== "READY") {
     out.push(
@@ -177,6 +167,54 @@ function modelFindings(b: RequirementModel, h: RequirementModel, at: At, out: Fi
         message: "the spec was READY at the base and is not at head",
         before: "SPEC STATUS: READY",
         after: h.status ? `SPEC STATUS: ${h.status.value}` : "(no valid status line)",
+      }),
+    );
+  }
+}
+
+/**
+ * A Verification line removed or changed blocks; so does one whose `proves`
+ * list drops an acceptance criterion, since that criterion then falls back to
+ * its requirements' proof (or to nothing). The same command proving more is
+ * no finding: adding acceptance criteria never blocks. A base line counts as
+ * kept by a head line with the same command that proves all it proved.
+ */
+function verificationFindings(
+  base: RequirementModel["verification"],
+  head: RequirementModel["verification"],
+  at: At,
+  out: Finding[],
+): void {
+  const manual = new Set(head.filter((v) => v.kind === "manual").map(verificationText));
+  const commands = head.filter((v) => v.kind === "command");
+  for (const v of base) {
+    const text = verificationText(v);
+    if (v.kind === "manual") {
+      if (!manual.has(text))
+        out.push(
+          finding({
+            code: "verification-changed",
+            ...at(1, "verification"),
+            message: "a Verification line was removed or changed",
+            before: text,
+          }),
+        );
+      continue;
+    }
+    const same = commands.filter((c) => c.command === v.command);
+    const proved = (c: (typeof same)[number]) => new Set(c.proves.map((p) => p.id));
+    if (same.some((c) => v.proves.every((p) => proved(c).has(p.id)))) continue;
+    const closest = same[0];
+    const dropped = closest ? v.proves.filter((p) => !proved(closest).has(p.id)) : [];
+    out.push(
+      finding({
+        code: "verification-changed",
+        ...at(closest?.location.line ?? 1, "verification"),
+        message: closest
+          ? `\`${v.command}\` no longer proves ${dropped.map((p) => p.id).join(", ")}`
+          : "a Verification line was removed or changed",
+        before: text,
+        ...(closest && { after: verificationText(closest) }),
       }),
     );
   }

@@ -10,6 +10,12 @@ export const WEAKENING_INPUTS = [
   "scope",
   "untrusted-commands",
   "check-network",
+  // The requirement proof: turned off, its tests decide nothing; narrowed, fewer tests are read.
+  "requirement-proof",
+  "test-tamper",
+  "test-command",
+  "test-files",
+  "test-timeout-seconds",
 ] as const;
 
 /** `owner/repo/.github/workflows/x.yml@refs/...` (GITHUB_WORKFLOW_REF) → `.github/workflows/x.yml`. */

@@ -63,13 +63,22 @@ export interface ProofRun {
 
 /** A guardrail bullet's effect (spec layout, `## Guardrails`). */
 export interface GuardrailFinding {
-  code: "guardrail-protected-path" | "guardrail-new-dependency";
+  /** `guardrail-manifest-unreadable`: a manifest under "no new dependencies" that does not read or parse (fail closed). */
+  code: "guardrail-protected-path" | "guardrail-new-dependency" | "guardrail-manifest-unreadable";
   /** The guardrail bullet. */
   guardrail: Location;
   /** The changed file (and line where there is one) that breaks it. */
   file: string;
   line?: number;
   message: string;
+}
+
+/** How the gate reads one `## Guardrails` bullet (docs/proof.md, "Guardrails"). */
+export interface GuardrailRule {
+  location: Location;
+  text: string;
+  /** Checked from the diff (`protected-paths`, `no-new-dependencies`), or a manual criterion. */
+  rule: "protected-paths" | "no-new-dependencies" | "manual";
 }
 
 /** Everything the proof decided for one spec contract. */
@@ -82,6 +91,15 @@ export interface SpecProof {
   tests: ProvedTest[];
   tamper: TamperFinding[];
   guardrails: GuardrailFinding[];
+  /** Each guardrail bullet and how it was read (added with the wiring). */
+  guardrailRules: GuardrailRule[];
+  /**
+   * Why the mapped requirements stay awaiting proof, when they do: the proof
+   * is off, there is no base to run against, or no test run reported on them.
+   */
+  unproved?: string;
+  /** The merge base the diff readings used; absent without one. */
+  base?: string;
 }
 
 /**

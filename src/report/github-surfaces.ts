@@ -1,11 +1,13 @@
 import type { CheckRunOutput } from "../github/types.js";
 import { integrityAnnotations, integrityMarkdown } from "../integrity/render.js";
 import { type IntegrityReport, integrityTitle } from "../integrity/types.js";
+import type { SpecProof } from "../proof/types.js";
 import { type ContractOutcome, type RunSummary, skippedCommands } from "../verdict.js";
 import { annotationsFor } from "./annotations.js";
 import { checkRunTitle, commentMarker } from "./github-text.js";
 import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
 import { markdownSize } from "./markdown-escape.js";
+import { proofMarkdown } from "./proof.js";
 import { runLineText } from "./run-line.js";
 
 /** The Checks API's limit for a check run's `summary` and `text`. */
@@ -37,6 +39,8 @@ export interface SurfaceInput {
   checkRunUrl?: string | undefined;
   /** How to run the gate again (`rerunHint`), the comment's last line. */
   rerun: string;
+  /** The requirement proof of each spec contract in scope (its own section, after the contract changes). */
+  proof?: readonly SpecProof[];
 }
 
 /** The completed check run's output, as the Checks API receives it (always with a text). */
@@ -142,7 +146,12 @@ function markdown(input: SurfaceInput, budget: number): MarkdownOptions {
     ...(input.notFiles && { notFiles: input.notFiles }),
     sandbox: input.sandbox,
     // The "Contract changes" section gets at most a third of the budget: the rest is the verdict's.
-    preamble: integrityMarkdown(input.integrity, budget / 3),
+    preamble: [
+      integrityMarkdown(input.integrity, budget / 3),
+      proofMarkdown(input.proof, budget / 4),
+    ]
+      .filter((s) => s !== "")
+      .join("\n"),
     verdictLine: verdictLine(input),
   };
 }

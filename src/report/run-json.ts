@@ -3,8 +3,10 @@ import { IntegrityJsonSchema, integrityJson } from "../integrity/report-json.js"
 import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
 import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
+import type { SpecProof } from "../proof/types.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
+import { SpecProofJsonSchema, specProofJson } from "./proof-json.js";
 
 const problemCodes = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
 
@@ -86,6 +88,8 @@ export const RunReportSchema = z.object({
       verdict: z.enum(["pass", "neutral", "fail", "abandoned", "invalid", "drifted", "aborted"]),
       problems: z.array(ProblemSchema),
       criteria: z.array(CriterionSchema),
+      /** Requirement specs: the requirement proof (docs/proof.md). */
+      proof: SpecProofJsonSchema.optional(),
     }),
   ),
   /** Changes to contracts against the PR's base (`run --base`, the action on pull requests). */
@@ -103,13 +107,23 @@ export function runReportJson(
   contracts: readonly ContractOutcome[],
   extras: ReportExtras = {},
 ): RunReportJson {
-  return { ...reportHead(summary, extras), contracts: contracts.map(contractJson) };
+  const proofs = proofByPath(extras);
+  return {
+    ...reportHead(summary, extras),
+    contracts: contracts.map((c) => contractJson(c, proofs)),
+  };
 }
 
 /** What a report carries besides the engine's outcomes. */
 export interface ReportExtras {
   sandbox?: SandboxInfo;
   integrity?: IntegrityReport;
+  /** The requirement proof of each spec contract in scope. */
+  proof?: readonly SpecProof[];
+}
+
+function proofByPath(extras: ReportExtras): Map<string, SpecProof> {
+  return new Map((extras.proof ?? []).map((p) => [p.contract, p]));
 }
 
 /**
@@ -129,9 +143,10 @@ export function* runReportJsonChunks(
     return;
   }
   yield head.slice(0, -"]\n}".length);
+  const proofs = proofByPath(extras);
   for (const [i, c] of contracts.entries()) {
     // Two levels deep (report, then `contracts`): JSON strings hold no raw newlines.
-    const body = JSON.stringify(contractJson(c), null, 2).replaceAll("\n", "\n    ");
+    const body = JSON.stringify(contractJson(c, proofs), null, 2).replaceAll("\n", "\n    ");
     yield `${i === 0 ? "" : ","}\n    ${body}`;
   }
   yield "\n  ]\n}\n";
@@ -155,7 +170,11 @@ function reportHead(
   };
 }
 
-function contractJson(c: ContractOutcome): RunReportJson["contracts"][number] {
+function contractJson(
+  c: ContractOutcome,
+  proofs: ReadonlyMap<string, SpecProof>,
+): RunReportJson["contracts"][number] {
+  const proof = proofs.get(c.path);
   return {
     path: c.path,
     kind: c.kind,
@@ -179,6 +198,7 @@ function contractJson(c: ContractOutcome): RunReportJson["contracts"][number] {
         ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
       })),
     })),
+    ...(proof && { proof: specProofJson(proof) }),
   };
 }
 

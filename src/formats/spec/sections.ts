@@ -285,10 +285,30 @@ class Reader {
     }
   }
 
+  /**
+   * Top-level bullets, and the bullets nested under them with their parent's
+   * text (`- Protected surfaces:` over `` - `src/api/**` ``): a guardrail
+   * written as a nested list is as much a guardrail as a flat one.
+   */
   bullets(section: H2Section, out: SpecLine[]): void {
+    let parent: string | undefined;
     for (const i of this.lines(section)) {
-      const text = bulletText(this.sd.doc.visible[i]!);
-      if (text !== undefined) out.push({ text: text.trim(), location: locate(this.sd.doc, i) });
+      const line = this.sd.doc.visible[i]!;
+      const top = bulletText(line);
+      if (top !== undefined) {
+        parent = top.trim();
+        out.push({ text: parent, location: locate(this.sd.doc, i) });
+        continue;
+      }
+      const nested = /^[ \t]+/.exec(line);
+      const text = nested ? bulletText(line.slice(nested[0].length)) : undefined;
+      if (text !== undefined && parent !== undefined) {
+        out.push({
+          text: text.trim(),
+          location: locate(this.sd.doc, i, nested![0].length + 1),
+          under: parent,
+        });
+      }
     }
   }
 

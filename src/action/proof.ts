@@ -1,0 +1,97 @@
+import { type Git, GitReadError } from "../git/index.js";
+import type { GitHubApi } from "../github/types.js";
+import { findApproval } from "../integrity/approval.js";
+import type { IntegrityReport } from "../integrity/types.js";
+import type { Contract } from "../model.js";
+import { credentialFreeEnv } from "../process/env.js";
+import { withProofFindings } from "../proof/findings.js";
+import {
+  DEFAULT_TEST_PROVER,
+  gitSide,
+  type ProofResult,
+  proveRequirements,
+  type TestProver,
+} from "../proof/index.js";
+import type { Sandbox } from "../sandbox/index.js";
+import type { Scope } from "./collect.js";
+import { isUntrusted } from "./event.js";
+import type { Gated } from "./head.js";
+import type { ActionSettings } from "./inputs.js";
+import { StopRun } from "./io.js";
+import { commandPolicy } from "./trust.js";
+
+/**
+ * Stage 5b: the requirement proof (src/proof/) of the loaded contracts
+ * against the merge base the base comparison used, the head read from the
+ * gated commit; its findings join the base comparison, looking up an
+ * approval when they bring the first blocking one. Without a PR base
+ * (push, merge queue) there is no diff to read. The test prover gets the
+ * sandbox and the trust policy every check gets. Throws StopRun when the
+ * diff cannot be read: fail closed.
+ */
+export async function proveStage(args: {
+  api: GitHubApi;
+  git: Git;
+  env: NodeJS.ProcessEnv;
+  settings: ActionSettings;
+  gated: Gated;
+  scope: Scope;
+  integrity: IntegrityReport;
+  contracts: readonly Contract[];
+  sandbox: Promise<Sandbox> | undefined;
+  prover?: TestProver;
+}): Promise<{ proof: ProofResult; integrity: IntegrityReport }> {
+  const { git, settings, gated, scope, integrity } = args;
+  const base = integrity.applies ? integrity.base : undefined;
+  const local = (p: string) =>
+    scope.prefix === ""
+      ? p
+      : p.startsWith(`${scope.prefix}/`)
+        ? p.slice(scope.prefix.length + 1)
+        : undefined;
+  // Paths outside the working directory are outside what the contracts there gate.
+  const changed = scope.changed.flatMap((f) => {
+    const path = local(f.path);
+    if (path === undefined) return [];
+    const previous = f.previousPath === undefined ? undefined : local(f.previousPath);
+    return [{ ...f, path, ...(previous !== undefined && { previousPath: previous }) }];
+  });
+  const sandbox = args.sandbox && (await args.sandbox);
+  try {
+    const proof = await proveRequirements({
+      contracts: args.contracts,
+      ...(base !== undefined && {
+        diff: {
+          base,
+          changed,
+          readBase: gitSide(git, base),
+          readHead: gitSide(git, gated.headSha),
+        },
+      }),
+      options: settings.proof,
+      prover: args.prover ?? DEFAULT_TEST_PROVER,
+      context: {
+        root: settings.workingDirectory,
+        git,
+        env: credentialFreeEnv(args.env),
+        ...(sandbox && {
+          runProcess: sandbox.run,
+          commands: commandPolicy(
+            isUntrusted(gated.target),
+            settings.untrustedCommands,
+            sandbox.info,
+          ),
+        }),
+      },
+    });
+    const target = gated.target;
+    const lookup =
+      target.kind === "pull-request"
+        ? () => findApproval(args.api, { number: target.number }, gated.headSha)
+        : undefined;
+    return { proof, integrity: await withProofFindings(integrity, proof.findings, lookup) };
+  } catch (e) {
+    if (!(e instanceof GitReadError)) throw e;
+    throw new StopRun(`contract-gate: the requirement proof could not read the diff: ${e.message}`);
+  }
+}

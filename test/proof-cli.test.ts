@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "./helpers/cli.js";
+import { repo, SPEC, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
+
+interface JsonFinding {
+  code: string;
+  blocking: boolean;
+  path: string;
+  line: number;
+}
+
+async function run(head: Record<string, string | null>, ...flags: string[]) {
+  const root = repo(head);
+  const r = await runCli(
+    ["run", "--base", "main", "--json", "--no-write", "--sandbox", "off", ...flags],
+    root,
+  );
+  const json = JSON.parse(r.stdout || "{}");
+  const findings = (json.integrity?.findings ?? []) as JsonFinding[];
+  return {
+    ...r,
+    json,
+    codes: findings.map((f) => `${f.blocking ? "B" : "W"} ${f.code} ${f.path}:${f.line}`),
+  };
+}
+
+const honest = { "src/trim.ts": "export const trim = (s: string) => s.trim();\n" };
+
+describe("run --base: the requirement proof's diff findings block (the CLI has no approvals)", () => {
+  it("an honest change: no proof finding, exit 0 (the control)", async () => {
+    const r = await run(honest);
+    expect(r.stderr).toBe("");
+    expect(r.codes).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  it.each([
+    ["a new .only", { "tests/trim.test.ts": TEST.replace('it("keeps', 'it.only("keeps') }],
+    ["a deleted test file", { "tests/trim.test.ts": null }],
+    [
+      "an environment-sniffing branch",
+      {
+        "src/trim.ts": "export const trim = (s: string) => (process.env.VITEST ? s.trim() : s);\n",
+      },
+    ],
+    ["a protected path", { "src/api/index.ts": "export const api = 2;\n" }],
+  ])("%s exits 1 with the finding in the JSON report", async (_what, head) => {
+    const r = await run({ ...honest, ...head });
+    expect(r.codes.filter((c) => c.startsWith("B"))).toHaveLength(1);
+    expect(r.code).toBe(1);
+  });
+
+  it("without a spec in scope, --test-tamper is what reads the test diff", async () => {
+    // The spec is not touched, so with --changed-since only the source is in scope.
+    const head = { "tests/trim.test.ts": null, [SPEC_PATH]: SPEC };
+    const plain = await run(head, "--changed-since", "main");
+    expect(plain.codes).toEqual([]);
+    const tamper = await run(head, "--changed-since", "main", "--test-tamper");
+    expect(tamper.codes).toEqual(["B test-file-deleted tests/trim.test.ts:1"]);
+    expect(tamper.code).toBe(1);
+  });
+});
+
+describe("the proof's flags", () => {
+  it.each([
+    [["--requirement-proof", "of"], "--requirement-proof 'of' is not one of on, off"],
+    [["--test-timeout-seconds", "0"], "--test-timeout-seconds"],
+    [["--test-command", " "], "--test-command is empty"],
+    [["--test-files", "/abs/**"], "--test-files '/abs/**' must be relative"],
+  ])("%j is a usage error naming it", async (flags, message) => {
+    const root = repo(honest);
+    const r = await runCli(["run", "--no-write", "--sandbox", "off", ...flags], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it("--test-tamper without --base says to add one", async () => {
+    const root = repo(honest);
+    const r = await runCli(["run", "--test-tamper"], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "--test-tamper reads the test diff against a base: add --base <rev>",
+    );
+  });
+});
+
+describe("turning the proof off in the PR's workflow is named in gate-config-changed", () => {
+  it("requirement-proof: on → off is named; an unrelated edit names no input (the control)", async () => {
+    const { workflowFindings } = await import("../src/integrity/workflow-diff.js");
+    const wf = (proof: string, name = "gate") =>
+      `name: ${name}\non: pull_request\njobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: contract-gate/contract-gate@v1\n        with:\n          requirement-proof: ${proof}\n`;
+    const path = ".github/workflows/gate.yml";
+    const [off] = workflowFindings(path, wf("on"), wf("off"));
+    expect(off?.message).toContain("`requirement-proof`: `on` → `off`");
+    const [renamed] = workflowFindings(path, wf("on"), wf("on", "gate2"));
+    expect(renamed?.message).not.toContain("requirement-proof");
+  });
+});

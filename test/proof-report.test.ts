@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import type { SpecProof } from "../src/proof/types.js";
+import { plain } from "../src/report/paint.js";
+import { proofMarkdown, proofTerminal } from "../src/report/proof.js";
+import { RunReportSchema, runReportJson } from "../src/report/run-json.js";
+import type { ContractOutcome, RunSummary } from "../src/verdict.js";
+import { expectGolden } from "./helpers/golden.js";
+
+const SPEC = "specs/001-trim/spec.md";
+const at = (line: number) => ({ path: SPEC, line, column: 1 });
+
+/** Every verdict of the grading table, a tamper finding of each severity and each guardrail form. */
+const PROVED: SpecProof = {
+  contract: SPEC,
+  enabled: true,
+  base: "0123456789abcdef0123456789abcdef01234567",
+  runs: [
+    {
+      side: "head",
+      command: "npx vitest run --reporter=junit --outputFile=/tmp/j.xml tests/trim.test.ts",
+      preset: "vitest",
+      chosenBy: "package.json devDependencies.vitest",
+      exitCode: 1,
+      durationMs: 1234,
+    },
+    {
+      side: "base",
+      command: "npx vitest run --reporter=junit --outputFile=/tmp/k.xml tests/trim.test.ts",
+      preset: "vitest",
+      chosenBy: "package.json devDependencies.vitest",
+      exitCode: 1,
+      durationMs: 987,
+    },
+  ],
+  tests: [
+    ["FR-001", "trims surrounding spaces", true, "failed", "passed", "proven"],
+    ["FR-002", "keeps inner spaces", true, "passed", "passed", "passes-at-base"],
+    ["FR-003", "trims tabs", true, "skipped", "passed", "skipped-at-base"],
+    ["FR-004", "trims newlines", true, "failed", "failed", "not-passing-at-head"],
+    ["FR-005", "keeps empty names", false, undefined, "passed", "invariant-holds"],
+    ["FR-006", "keeps unicode | pipes", false, undefined, "failed", "invariant-broken"],
+  ].map(([requirement, name, changed, base, head, verdict], k) => ({
+    requirement: requirement as string,
+    file: "tests/trim.test.ts",
+    name: name as string,
+    mapLocation: at(40 + k),
+    changed: changed as boolean,
+    ...(base !== undefined && { base: base as "failed" }),
+    head: head as "passed",
+    verdict: verdict as "proven",
+    reason: String(verdict),
+  })),
+  tamper: [
+    {
+      code: "test-marker-added",
+      severity: "blocking",
+      file: "tests/trim.test.ts",
+      line: 4,
+      message: "a new `.only` marker (js-only): 1 at head, 0 at base",
+      hint: "h",
+    },
+    {
+      code: "assertions-fewer",
+      severity: "warning",
+      file: "tests/trim.test.ts",
+      line: 1,
+      message: "2 assertions at head, 3 at base",
+      hint: "h",
+    },
+  ],
+  guardrails: [
+    {
+      code: "guardrail-protected-path",
+      guardrail: at(23),
+      file: "src/api/index.ts",
+      message:
+        "src/api/index.ts is a protected surface (`src/api/**`, guardrail at line 23): the PR changes it",
+    },
+    {
+      code: "guardrail-new-dependency",
+      guardrail: at(21),
+      file: "package.json",
+      line: 4,
+      message:
+        "package.json adds left-pad (dependencies) while the guardrail at line 21 forbids new dependencies",
+    },
+  ],
+  guardrailRules: [
+    { location: at(21), text: "No new dependencies.", rule: "no-new-dependencies" },
+    { location: at(23), text: "`src/api/**`", rule: "protected-paths" },
+    { location: at(24), text: "Keep the public names stable.", rule: "manual" },
+  ],
+};
+
+const OFF: SpecProof = {
+  contract: "specs/002-off/spec.md",
+  enabled: false,
+  unproved: "requirement-proof is off: mapped requirements stay awaiting proof",
+  runs: [],
+  tests: [],
+  tamper: [],
+  guardrails: [],
+  guardrailRules: [],
+};
+
+describe("the Requirement proof section", () => {
+  it("markdown: requirement → test → base → head → verdict, findings at file:line, guardrails as read", () => {
+    expectGolden("proof-section.md", proofMarkdown([PROVED, OFF], 60_000));
+  });
+
+  it("terminal", () => {
+    expectGolden("proof-section.txt", proofTerminal([PROVED, OFF], plain));
+  });
+
+  it("says the proof is off on the spec it is off for", () => {
+    expect(proofMarkdown([OFF], 60_000)).toContain("The requirement proof is off");
+    expect(proofTerminal([OFF], plain)).toContain("the requirement proof is off");
+    expect(proofMarkdown([PROVED], 60_000)).not.toContain("is off");
+  });
+
+  it("stays within its budget, counting what it left out", () => {
+    const small = proofMarkdown([PROVED, OFF], 900);
+    expect(small.length).toBeLessThanOrEqual(900);
+    expect(small).toMatch(/… \d+ more lines of the requirement proof/);
+  });
+
+  it("is empty without a spec in scope", () => {
+    expect(proofMarkdown([], 1000)).toBe("");
+    expect(proofTerminal(undefined, plain)).toBe("");
+  });
+});
+
+describe("the JSON report carries the proof under its spec contract", () => {
+  it("validates against the schema, under the contract with its path only", () => {
+    const summary = { conclusion: "failure", counts: {} } as unknown as RunSummary;
+    const outcome = (path: string) =>
+      ({
+        path,
+        kind: "spec",
+        verdict: "fail",
+        problems: [],
+        criteria: [],
+      }) as unknown as ContractOutcome;
+    const json = runReportJson(
+      {
+        ...summary,
+        counts: Object.fromEntries(
+          Object.keys(RunReportSchema.shape.counts.shape).map((k) => [k, 0]),
+        ),
+      } as RunSummary,
+      [outcome(SPEC), outcome("specs/003-other/spec.md")],
+      { proof: [PROVED] },
+    );
+    const parsed = RunReportSchema.parse(json);
+    expect(parsed.contracts[0]?.proof?.tests.map((t) => t.verdict)).toEqual(
+      PROVED.tests.map((t) => t.verdict),
+    );
+    expect(parsed.contracts[0]?.proof?.guardrails[0]?.guardrail).toEqual({ path: SPEC, line: 23 });
+    expect(parsed.contracts[1]?.proof).toBeUndefined();
+  });
+});
