@@ -6,6 +6,8 @@ import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
+import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import type { CliIO } from "./io.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
 export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {
@@ -34,6 +36,30 @@ export async function loadAll(
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
   return Promise.all(files.map((f) => loadContract(root, f)));
+}
+
+/**
+ * The contracts `run` (and `merge`, recomputing the shards' scope) gates:
+ * discovered and loaded (`loadAll`), then with `--changed-since` only those
+ * changed since the commit, their plan and evidence included.
+ */
+export async function loadScope(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  since: string | undefined,
+  io: Pick<CliIO, "cwd" | "stderr">,
+): Promise<Contract[]> {
+  const contracts = await loadAll(root, paths, extraGlobs, io.cwd, io.stderr);
+  if (since === undefined) return contracts;
+  let changed: Set<string>;
+  try {
+    changed = await changedSince(root, since);
+  } catch (e) {
+    if (e instanceof GitError) throw new UsageError(e.message);
+    throw e;
+  }
+  return contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
 }
 
 /** Whether the environment says a CI system runs this (any CI sets `CI`). */
