@@ -29,6 +29,8 @@ const INPUTS = [
   "sandbox-read",
   "check-network",
   "if-no-contracts",
+  "shard",
+  "merge-reports",
 ];
 const OUTPUTS = [
   "conclusion",
@@ -41,6 +43,7 @@ const OUTPUTS = [
   "manual",
   "contracts",
   "report",
+  "report-file",
   "check-run-id",
   "check-run-url",
   "comment-url",

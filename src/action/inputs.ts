@@ -10,6 +10,7 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { splitPathList } from "../sandbox/view.js";
+import { parseShard, type ShardSpec } from "../shard/assign.js";
 import { prNumberAdvice } from "./workflow-run.js";
 
 export const UNTRUSTED_COMMANDS = ["sandbox", "block", "skip", "run"] as const;
@@ -54,6 +55,10 @@ export interface ActionSettings {
   checkNetwork: CheckNetwork;
   /** The conclusion when the `contracts` globs match no file at all (always said loudly). */
   ifNoContracts: "neutral" | "failure";
+  /** One leg of a job matrix (`i/n`): run its share, post nothing, write its report (docs/sharding.md). */
+  shard: ShardSpec | undefined;
+  /** The merge job: the absolute directory holding the legs' reports, merged and posted as one run. */
+  mergeReports: string | undefined;
 }
 
 /** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
@@ -146,6 +151,18 @@ export function parseInputs(
   }
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   const wd = get("working-directory").trim();
+  const shardRaw = get("shard").trim();
+  let shard: ShardSpec | undefined;
+  if (shardRaw !== "") {
+    const parsed = parseShard(shardRaw);
+    if (parsed.ok) shard = parsed.shard;
+    else errors.push(`Input 'shard' ${parsed.error}.`);
+  }
+  const mergeRaw = get("merge-reports").trim();
+  if (shardRaw !== "" && mergeRaw !== "")
+    errors.push(
+      "Inputs 'shard' and 'merge-reports' are exclusive: the matrix legs set 'shard', the one job after them 'merge-reports'.",
+    );
 
   const settings: ActionSettings = {
     githubToken,
@@ -165,6 +182,8 @@ export function parseInputs(
     sandboxRead,
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
+    shard,
+    mergeReports: mergeRaw === "" ? undefined : resolve(workspace, mergeRaw),
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }

@@ -11,10 +11,12 @@ import { collectContracts } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import { resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
+import { mergeShards } from "./merge-shards.js";
 import { publish } from "./publish.js";
 import { readRun } from "./read-run.js";
 import { reportRun } from "./report.js";
-import { runChecks, startSandbox } from "./run-checks.js";
+import { type ChecksRun, runChecks, startSandbox } from "./run-checks.js";
+import { runShard } from "./shard.js";
 
 export type { ActionIO } from "./io.js";
 
@@ -72,10 +74,19 @@ export async function runAction({
     const scope = await stage("collect", () =>
       collectContracts({ api, io, runner, settings, gated, git }),
     );
+    // A leg of a job matrix runs its share and writes its report; the merge job publishes.
+    if (settings.shard) {
+      const sharded = { ...settings, shard: settings.shard };
+      await stage("shard", () =>
+        runShard({ io, env, runner, settings: sharded, gated, scope, git, sandboxHost, protect }),
+      );
+      return;
+    }
+    const merging = settings.mergeReports;
     // The sandbox host starts (a process of its own, and a probe) while the
     // next stages wait on git and the API; a run that stops early closes it.
     // No contract to run: no command runs, so no sandbox starts at all.
-    if (scope.paths.length > 0) {
+    if (scope.paths.length > 0 && merging === undefined) {
       sandbox = startSandbox({ env, settings, sandboxHost, protect });
       // Awaited two stages later: a rejection meanwhile must not end the process
       // unhandled (the await in runChecks still throws it into the step's error).
@@ -97,20 +108,30 @@ export async function runAction({
         stops,
       }),
     );
-    // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
-    const contracts = await stage("load", async () =>
-      blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
-        (e: unknown) => {
-          throw new StopRun(`contract-gate: ${(e as Error).message}`);
-        },
-      ),
-    );
+    const checks = async (): Promise<ChecksRun> => {
+      // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
+      const contracts = await stage("load", async () =>
+        blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
+          (e: unknown) => {
+            throw new StopRun(`contract-gate: ${(e as Error).message}`);
+          },
+        ),
+      );
+      await creating; // the check run is in progress before any check runs
+      const opened = sandbox;
+      sandbox = undefined; // runChecks closes it
+      return stage("run-checks", () =>
+        runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
+      );
+    };
+    // The merge job: the legs' reports in place of the checks, then published as any run.
+    const run =
+      merging === undefined
+        ? await checks()
+        : await stage("merge", () =>
+            mergeShards({ io, env, dir: merging, workspace: runner.workspace, scope, gated }),
+          );
     const checkRun = await creating;
-    const opened = sandbox;
-    sandbox = undefined; // runChecks closes it
-    const run = await stage("run-checks", () =>
-      runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
-    );
     const report = await stage("report", () =>
       reportRun({ io, runner, settings, scope, integrity, run }),
     );
