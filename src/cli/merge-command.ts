@@ -11,7 +11,7 @@ import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
 import { headCommit } from "./shard.js";
-import { findRoot, loadScope } from "./shared.js";
+import { findRoot, scopePaths } from "./shared.js";
 import { VERSION } from "./version.js";
 
 const OPTIONS = {
@@ -50,7 +50,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   }
   const root = await findRoot(io.cwd, values.root);
   // The shards' scope, recomputed here: a shard that saw another scope is caught by its digest.
-  const scope = await loadScope(root, [], values.contracts, values["changed-since"], io);
+  const scope = await scopePaths(root, [], values.contracts, values["changed-since"], io);
   const headSha = await headCommit(root, "merge");
   const integrity = await cliIntegrity(root, values.base, values.contracts);
 
@@ -69,7 +69,7 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   }
   const merged = mergeShardReports(
     read.found,
-    { scope: scope.map((c) => c.path), headSha, gateVersion: VERSION, runId: runOf(io.env).runId },
+    { scope, headSha, gateVersion: VERSION, runId: runOf(io.env).runId },
     dirArg,
   );
   io.stderr(

@@ -16,17 +16,17 @@ export async function findRoot(cwd: string, explicit: string | undefined): Promi
 }
 
 /**
- * Discover (default globs plus any extra) and load every contract, in path
- * order. Searching the whole root, the discovery is audited first
+ * Discover (default globs plus any extra) every contract, in path order.
+ * Searching the whole root, the discovery is audited first
  * (`auditDiscovery`): its warnings go to `warn`, an error is a usage error.
  */
-export async function loadAll(
+async function discoverAll(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   cwd: string,
-  warn: (message: string) => void = () => {},
-): Promise<Contract[]> {
+  warn: (message: string) => void,
+): Promise<string[]> {
   const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
   const files = await discoverContracts({ root, cwd, paths, globs });
   // Named paths are what the user asked for; only a search of the root can miss contracts.
@@ -35,23 +35,35 @@ export async function loadAll(
     for (const w of audit.warnings) warn(`contract-gate: warning: ${w}\n`);
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
+  return files;
+}
+
+/** Discover and load every contract, in path order (`discoverAll`). */
+export async function loadAll(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  cwd: string,
+  warn: (message: string) => void = () => {},
+): Promise<Contract[]> {
+  const files = await discoverAll(root, paths, extraGlobs, cwd, warn);
   return Promise.all(files.map((f) => loadContract(root, f)));
 }
 
 /**
- * The contracts `run` (and `merge`, recomputing the shards' scope) gates:
- * discovered and loaded (`loadAll`), then with `--changed-since` only those
- * changed since the commit, their plan and evidence included.
+ * The paths `run` gates, without reading the contracts (what `merge` needs to
+ * recompute the shards' scope): discovered, then with `--changed-since` only
+ * those changed since the commit, their plan and evidence included.
  */
-export async function loadScope(
+export async function scopePaths(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
-): Promise<Contract[]> {
-  const contracts = await loadAll(root, paths, extraGlobs, io.cwd, io.stderr);
-  if (since === undefined) return contracts;
+): Promise<string[]> {
+  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr);
+  if (since === undefined) return files;
   let changed: Set<string>;
   try {
     changed = await changedSince(root, since);
@@ -59,7 +71,19 @@ export async function loadScope(
     if (e instanceof GitError) throw new UsageError(e.message);
     throw e;
   }
-  return contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
+  return files.filter((f) => companionsOf(f).some((p) => changed.has(p)));
+}
+
+/** The contracts `run` gates (`scopePaths`), loaded. */
+export async function loadScope(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  since: string | undefined,
+  io: Pick<CliIO, "cwd" | "stderr">,
+): Promise<Contract[]> {
+  const files = await scopePaths(root, paths, extraGlobs, since, io);
+  return Promise.all(files.map((f) => loadContract(root, f)));
 }
 
 /** Whether the environment says a CI system runs this (any CI sets `CI`). */
