@@ -180,6 +180,8 @@ describe("sharded action: a merge fails closed", () => {
   it("on a stale shard (another commit); green without the edit", async () => {
     const repo = await prRepo(false);
     const { dir } = await legs(repo, 2);
+    const fresh = await merge(repo, dir);
+    expect(fresh.checkRuns[0]!.conclusion).toBe("success");
     editJson(join(dir, "contract-gate-shard-2-of-2.json"), (d) => {
       d.shard.headSha = "f".repeat(40);
     });
