@@ -439,6 +439,32 @@ export const PROBLEM_CODES = {
     kinds: "speckit-spec",
     doc: "An unchecked item in a `checklists/*.md` beside the spec.",
   },
+  // Sharding over a job matrix (docs/sharding.md): reported by the merge, on the shard's report
+  "shard-report-missing": {
+    severity: "error",
+    kinds: "all",
+    doc: "A shard of the matrix left no report where the merge looked (its job failed or was cancelled before uploading): its contracts never ran, so the merged gate fails.",
+  },
+  "shard-report-invalid": {
+    severity: "error",
+    kinds: "all",
+    doc: "A shard report is truncated, oversized, not JSON or not the report's schema, or its name disagrees with its `shard` block: none of it is used.",
+  },
+  "shard-report-mismatch": {
+    severity: "error",
+    kinds: "all",
+    doc: "A shard report is from another commit, gate version, workflow run, scope or shard count than the merge: none of it is used.",
+  },
+  "shard-report-duplicate": {
+    severity: "error",
+    kinds: "all",
+    doc: "Two shard reports claim one index with the same run attempt (a later attempt wins): neither is used.",
+  },
+  "shard-scope-mismatch": {
+    severity: "error",
+    kinds: "all",
+    doc: "The shards' contracts are not exactly the merge's scope: a contract outside it, in two shards, or in none.",
+  },
 } as const satisfies Record<string, { severity: Severity; kinds: string; doc: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -126,6 +126,16 @@ export const PROBLEM_HINTS: { readonly [K in ProblemCode]?: string } = {
     "create the file the task names, correct its path, or uncheck the task until it is done",
   "plan-clarification": "answer the open question in plan.md's Technical Context",
   "unchecked-checklist": "check the item once it holds, or remove it from the checklist",
+  "shard-report-missing":
+    "re-run the failed matrix leg (Re-run failed jobs), then the merge job; upload with `if: !cancelled()` so a leg with failing checks still uploads (docs/sharding.md)",
+  "shard-report-invalid":
+    "re-run the leg that wrote the file; upload the file the `report-file` output names, unchanged",
+  "shard-report-mismatch":
+    "run every leg and the merge on the same commit, gate ref and inputs, and download only this run's artifacts (docs/sharding.md)",
+  "shard-report-duplicate":
+    "give each leg its own artifact name (`shard-` and the matrix value) with `overwrite: true`",
+  "shard-scope-mismatch":
+    "give the matrix legs and the merge job the same `contracts`, `scope` and `working-directory` inputs",
 };
 
 /** The fix for a code when its finder gave none. */

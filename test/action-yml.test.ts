@@ -34,6 +34,8 @@ const INPUTS = [
   "test-command",
   "test-files",
   "test-timeout-seconds",
+  "shard",
+  "merge-reports",
 ];
 const OUTPUTS = [
   "conclusion",
@@ -46,6 +48,7 @@ const OUTPUTS = [
   "manual",
   "contracts",
   "report",
+  "report-file",
   "check-run-id",
   "check-run-url",
   "comment-url",

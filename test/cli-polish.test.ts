@@ -7,7 +7,7 @@ import { COMMAND_HELP, MAIN_HELP } from "../src/cli/help.js";
 import { runCli } from "./helpers/cli.js";
 import { copyTree, tempDir, writeTree } from "./helpers/tmp.js";
 
-const COMMANDS = ["validate", "status", "run", "refresh-hash"];
+const COMMANDS = ["validate", "status", "run", "merge", "refresh-hash"];
 
 describe("help", () => {
   it("help <command> prints that command's help, help alone the general one", async () => {
@@ -29,7 +29,7 @@ describe("help", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("no help for 'runn': not a command (did you mean 'run'?)");
-    expect(r.stderr).toContain("validate, status, run, refresh-hash");
+    expect(r.stderr).toContain("validate, status, run, merge, refresh-hash");
   });
 
   it("every command's help lists its exit codes, 0 and 2 at least, and run's signals", () => {

@@ -20,6 +20,10 @@ describe("workflows GitHub would accept (@actions/workflow-parser)", () => {
   it("finds the workflows and the README's snippets", () => {
     expect(workflowFiles).toContain(join(WORKFLOW_DIR, "release.yml"));
     expect(snippets.length).toBeGreaterThanOrEqual(3);
+    // The sharded workflow users paste: a matrix job and the merge job, checked like the rest.
+    const sharding = snippets.filter((s) => s.where.startsWith(join("docs", "sharding.md")));
+    expect(sharding.map((s) => s.text).join()).toContain("merge-reports:");
+    expect(sharding.map((s) => s.text).join()).toContain("merge-multiple: true");
   });
 
   it.each(workflowFiles)("%s parses without errors", async (file) => {

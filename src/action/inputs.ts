@@ -11,6 +11,7 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { splitPathList } from "../sandbox/view.js";
+import { parseShard, type ShardSpec } from "../shard/assign.js";
 import { prNumberAdvice } from "./workflow-run.js";
 
 export const UNTRUSTED_COMMANDS = ["sandbox", "block", "skip", "run"] as const;
@@ -57,6 +58,10 @@ export interface ActionSettings {
   ifNoContracts: "neutral" | "failure";
   /** The requirement proof's inputs (docs/proof.md): `requirement-proof`, `test-tamper`, `test-command`, `test-files`, `test-timeout-seconds`. */
   proof: ProofOptions;
+  /** One leg of a job matrix (`i/n`): run its share, post nothing, write its report (docs/sharding.md). */
+  shard: ShardSpec | undefined;
+  /** The merge job: the absolute directory holding the legs' reports, merged and posted as one run. */
+  mergeReports: string | undefined;
 }
 
 /** Defaults, exactly as action.yml declares them (the runner fills these in; tests may not). */
@@ -172,6 +177,18 @@ export function parseInputs(
   };
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   const wd = get("working-directory").trim();
+  const shardRaw = get("shard").trim();
+  let shard: ShardSpec | undefined;
+  if (shardRaw !== "") {
+    const parsed = parseShard(shardRaw);
+    if (parsed.ok) shard = parsed.shard;
+    else errors.push(`Input 'shard' ${parsed.error}.`);
+  }
+  const mergeRaw = get("merge-reports").trim();
+  if (shardRaw !== "" && mergeRaw !== "")
+    errors.push(
+      "Inputs 'shard' and 'merge-reports' are exclusive: the matrix legs set 'shard', the one job after them 'merge-reports'.",
+    );
 
   const settings: ActionSettings = {
     githubToken,
@@ -192,6 +209,8 @@ export function parseInputs(
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
     proof,
+    shard,
+    mergeReports: mergeRaw === "" ? undefined : resolve(workspace, mergeRaw),
   };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }

@@ -2,7 +2,9 @@ import { performance } from "node:perf_hooks";
 import { blockModified } from "../committed.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
+import { kindOf } from "../formats/kinds.js";
 import { loadContracts } from "../load.js";
+import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { ApiStops } from "./api-stops.js";
@@ -12,11 +14,13 @@ import { collectContracts } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import { resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
+import { mergeShards } from "./merge-shards.js";
 import { proveStage } from "./proof.js";
 import { publish } from "./publish.js";
 import { readRun } from "./read-run.js";
 import { reportRun } from "./report.js";
-import { runChecks, startSandbox } from "./run-checks.js";
+import { type ChecksRun, runChecks, startSandbox } from "./run-checks.js";
+import { runShard } from "./shard.js";
 
 export type { ActionIO } from "./io.js";
 
@@ -77,10 +81,19 @@ export async function runAction({
     const scope = await stage("collect", () =>
       collectContracts({ api, io, runner, settings, gated, git }),
     );
+    // A leg of a job matrix runs its share and writes its report; the merge job publishes.
+    if (settings.shard) {
+      const sharded = { ...settings, shard: settings.shard };
+      await stage("shard", () =>
+        runShard({ io, env, runner, settings: sharded, gated, scope, git, sandboxHost, protect }),
+      );
+      return;
+    }
+    const merging = settings.mergeReports;
     // The sandbox host starts (a process of its own, and a probe) while the
     // next stages wait on git and the API; a run that stops early closes it.
     // No contract to run: no command runs, so no sandbox starts at all.
-    if (scope.paths.length > 0) {
+    if (scope.paths.length > 0 && merging === undefined) {
       sandbox = startSandbox({ env, settings, sandboxHost, protect });
       // Awaited two stages later: a rejection meanwhile must not end the process
       // unhandled (the await in runChecks still throws it into the step's error).
@@ -103,12 +116,19 @@ export async function runAction({
       }),
     );
     // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
+    // The merge job loads only the requirement specs, whose proof findings (read from the
+    // PR's diff, like the base comparison) it adds; the legs' reports carry every result.
     const loaded = await stage("load", async () =>
-      blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
-        (e: unknown) => {
-          throw new StopRun(`contract-gate: ${(e as Error).message}`);
-        },
-      ),
+      blockModified(
+        git,
+        "HEAD",
+        await loadContracts(
+          scope.root,
+          merging === undefined ? scope.paths : scope.paths.filter(isRequirementSpec),
+        ),
+      ).catch((e: unknown) => {
+        throw new StopRun(`contract-gate: ${(e as Error).message}`);
+      }),
     );
     const { proof, integrity } = await stage("proof", () =>
       proveStage({
@@ -121,16 +141,33 @@ export async function runAction({
         integrity: compared,
         contracts: loaded,
         sandbox,
-        ...(prover && { prover }),
+        // The merge job runs no test: its sandbox never started, and the legs ran the checks.
+        ...(merging !== undefined ? { prover: DEFAULT_TEST_PROVER } : prover && { prover }),
       }),
     );
-    const contracts = proof.contracts;
+    const checks = async (): Promise<ChecksRun> => {
+      await creating; // the check run is in progress before any check runs
+      const opened = sandbox;
+      sandbox = undefined; // runChecks closes it
+      return stage("run-checks", () =>
+        runChecks({
+          io,
+          env,
+          settings,
+          target: gated.target,
+          contracts: proof.contracts,
+          sandbox: opened,
+        }),
+      );
+    };
+    // The merge job: the legs' reports in place of the checks, then published as any run.
+    const run =
+      merging === undefined
+        ? await checks()
+        : await stage("merge", () =>
+            mergeShards({ io, env, dir: merging, workspace: runner.workspace, scope, gated }),
+          );
     const checkRun = await creating;
-    const opened = sandbox;
-    sandbox = undefined; // runChecks closes it
-    const run = await stage("run-checks", () =>
-      runChecks({ io, env, settings, target: gated.target, contracts, sandbox: opened }),
-    );
     const report = await stage("report", () =>
       reportRun({ io, runner, settings, scope, integrity, run, proof: proof.specs }),
     );
@@ -148,4 +185,10 @@ export async function runAction({
       () => {},
     );
   }
+}
+
+/** The kinds whose requirement proof reads the PR's diff (docs/proof.md). */
+function isRequirementSpec(path: string): boolean {
+  const kind = kindOf(path);
+  return kind === "spec" || kind === "speckit-spec" || kind === "speckit-tasks";
 }

@@ -5,6 +5,7 @@ Usage: contract-gate <command> [options] [PATH...]
 Commands:
   validate [PATH...]        check contracts are well-formed and match their plans
   run [PATH...]             re-run every check fail-closed and decide each criterion
+  merge DIR                 merge the shard reports of 'run --shard i/n' into one verdict
   status [PATH...]          show each contract's criteria and recorded state (never runs or writes anything)
   refresh-hash CONTRACT     record the current phase-N-plan.md hash in a plan contract
 
@@ -103,6 +104,12 @@ ${DISCOVERY}
                             (vitest, jest, pytest, go, node); default: detected
   --test-files GLOB         a test-file glob (repeatable), replacing the defaults in docs/proof.md
   --test-timeout-seconds N  limit of each test-runner invocation of the proof (default 600)
+  --shard I/N               run only shard I of N (1 ≤ I ≤ N ≤ 256) of the contracts in scope,
+                            whole contracts balanced by their checks; the report gets a shard
+                            block, the exit code is 0 unless the run itself fails (the merge
+                            decides); no --base (docs/sharding.md)
+  --report-file PATH        also write the JSON report to PATH (atomically); with --shard and a
+                            directory, as PATH/contract-gate-shard-I-of-N.json
 
 Exit codes:
   0  nothing blocks (or no contracts)
@@ -110,6 +117,31 @@ Exit codes:
      drifted or aborted, or (with --base) a contract change
 ${USAGE_EXIT}
   130, 143, 129  ended by SIGINT, SIGTERM or SIGHUP (128 + n): every check was killed
+`,
+  merge: `Usage: contract-gate merge [options] DIR
+
+Merge the reports 'run --shard I/N --report-file DIR' wrote (in DIR or one level
+down) into one run. The scope is recomputed from this checkout: every shard
+1..N must be there, of the same commit, gate version, workflow run and scope,
+its contracts exactly the scope, each in one shard (of several reports for one
+shard, the newest run attempt wins). Anything else is a failing row naming
+the file, never a green merge (docs/sharding.md).
+
+Options:
+  --root DIR                repository root (default: the git top-level of the current directory)
+  --contracts GLOB          the discovery the shards used (repeatable)
+  --changed-since REF       the --changed-since the shards used
+  --base REV                compare the changed contracts with the merge base of REV and HEAD
+                            (done here, not in the shards; see docs/integrity.md)
+  --json                    print the merged report (schemaVersion 1)
+  --markdown                print the merged report as GitHub-flavoured markdown
+  --markdown-budget N       markdown size limit in characters and bytes (default 65535)
+  -h, --help                show this help
+
+Exit codes:
+  0  nothing blocks
+  1  something blocks, or a shard is missing, invalid or inconsistent
+${USAGE_EXIT}
 `,
   "refresh-hash": `Usage: contract-gate refresh-hash [options] CONTRACT
 

@@ -25,6 +25,7 @@ import {
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
+import { mergeCommand } from "./merge-command.js";
 import { runCommand } from "./run-command.js";
 import { committedOnly, findRoot, loadAll } from "./shared.js";
 import { VERSION } from "./version.js";
@@ -55,6 +56,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         return await listCommand(command, rest, io);
       case "run":
         return await runCommand(rest, io);
+      case "merge":
+        return await mergeCommand(rest, io);
       case "refresh-hash":
         return await refreshHashCommand(rest, io);
       default:

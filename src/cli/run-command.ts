@@ -1,19 +1,11 @@
 import { availableParallelism } from "node:os";
 import { UsageError } from "../discover.js";
 import { cliIntegrity } from "../integrity/cli-base.js";
-import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
-import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
-import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
-import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
-import { paintFor } from "../report/paint.js";
-import { proofMarkdown, proofTerminal } from "../report/proof.js";
+import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { runReportJsonChunks } from "../report/run-json.js";
-import { runLineText } from "../report/run-line.js";
-import { renderTerminal } from "../report/terminal.js";
-import { changedSince, companionsOf, GitError } from "../run/changed.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import {
@@ -29,7 +21,9 @@ import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
-import { committedOnly, findRoot, loadAll } from "./shared.js";
+import { printRun } from "./print-run.js";
+import { shardOfScope, writeReportFile } from "./shard.js";
+import { committedOnly, findRoot, loadScope } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -57,6 +51,8 @@ const OPTIONS = {
   "test-command": { type: "string" },
   "test-files": { type: "string", multiple: true },
   "test-timeout-seconds": { type: "string" },
+  shard: { type: "string" },
+  "report-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -135,24 +131,20 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (!resolved.ok)
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
-  let contracts = await loadAll(root, positionals, values.contracts, io.cwd, io.stderr);
-  if (values["changed-since"] !== undefined) {
-    let changed: Set<string>;
-    try {
-      changed = await changedSince(root, values["changed-since"]);
-    } catch (e) {
-      if (e instanceof GitError) throw new UsageError(e.message);
-      throw e;
-    }
-    contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
-  }
+  let contracts = await loadScope(root, positionals, values.contracts, values["changed-since"], io);
+
+  // A leg of a matrix runs its share of the whole scope; the merge compares with the base.
+  if (values.shard !== undefined && values.base !== undefined)
+    throw new UsageError("--base is the merge's: a shard does not compare with the base");
+  const sharded =
+    values.shard !== undefined ? await shardOfScope(root, contracts, values.shard, io) : undefined;
+  if (sharded) contracts = sharded.contracts;
 
   contracts = await committedOnly(root, contracts, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const baseReport = await cliIntegrity(root, values.base, values.contracts);
 
-  const paint = paintFor(io.isTTY, io.env);
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
   const sandbox = await openSandbox({
     mode: mode as SandboxMode,
@@ -208,48 +200,35 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     for (const f of failures) io.stderr(`contract-gate: ${f}\n`);
   }
 
-  const conclusion = gateConclusion(result.summary.conclusion, integrity);
-  if (values.json) {
-    const extras = { sandbox: sandbox.info, ...(integrity && { integrity }), proof };
-    for (const chunk of runReportJsonChunks(result.summary, result.contracts, extras)) {
-      io.stdout(chunk);
-      await io.stdoutDrain?.();
-    }
-  } else if (values.markdown) {
-    io.stdout(
-      renderMarkdown({ ...result.summary, conclusion }, result.contracts, {
-        budget,
-        // The action's check-run name: the same report reads the same wherever it is rendered.
-        title: DEFAULT_CHECK_NAME,
-        sandbox: shown,
-        preamble: [
-          integrityMarkdown(integrity, Math.floor(budget / 3)),
-          proofMarkdown(proof, Math.floor(budget / 4)),
-        ]
-          .filter((s) => s !== "")
-          .join("\n"),
-        verdictLine: runLineText({
-          summary: result.summary,
-          outcomes: result.contracts,
-          integrity,
-        }),
-      }),
+  const printed = {
+    summary: result.summary,
+    outcomes: result.contracts,
+    integrity,
+    sandbox: sandbox.info,
+    proof,
+    ...(sharded && { shard: sharded.block }),
+  };
+  if (values["report-file"] !== undefined) {
+    const extras = {
+      sandbox: sandbox.info,
+      ...(integrity && { integrity }),
+      proof,
+      ...(sharded && { shard: sharded.block }),
+    };
+    const written = await writeReportFile(
+      values["report-file"],
+      sharded?.block,
+      runReportJsonChunks(result.summary, result.contracts, extras),
     );
-  } else {
-    io.stdout(
-      renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
-        integrity,
-        ...((integrity || proof.length > 0) && {
-          integritySection: [
-            integrity ? integrityTerminal(integrity, paint) : "",
-            proofTerminal(proof, paint),
-          ]
-            .filter((t) => t !== "")
-            .join("\n"),
-        }),
-      }),
-    );
+    io.stderr(`contract-gate: report written to ${written}\n`);
   }
+  const conclusion = await printRun(
+    io,
+    { json: values.json === true, markdown: values.markdown === true, budget },
+    printed,
+  );
+  // A shard's blocking results are the merge's to decide: its own errors were usage errors above.
+  if (sharded) return EXIT.ok;
   return conclusion === "failure" ? EXIT.failed : EXIT.ok;
 }
 
@@ -295,6 +274,7 @@ function proofFlags(values: {
     ),
   };
 }
+
 
 /** A live `[done/total] running …` line on stderr, redrawn at most every 100 ms. */
 function progressLine(io: CliIO) {

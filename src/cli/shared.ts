@@ -6,6 +6,8 @@ import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
+import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import type { CliIO } from "./io.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
 export async function findRoot(cwd: string, explicit: string | undefined): Promise<string> {
@@ -14,17 +16,17 @@ export async function findRoot(cwd: string, explicit: string | undefined): Promi
 }
 
 /**
- * Discover (default globs plus any extra) and load every contract, in path
- * order. Searching the whole root, the discovery is audited first
+ * Discover (default globs plus any extra) every contract, in path order.
+ * Searching the whole root, the discovery is audited first
  * (`auditDiscovery`): its warnings go to `warn`, an error is a usage error.
  */
-export async function loadAll(
+async function discoverAll(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   cwd: string,
-  warn: (message: string) => void = () => {},
-): Promise<Contract[]> {
+  warn: (message: string) => void,
+): Promise<string[]> {
   const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
   const files = await discoverContracts({ root, cwd, paths, globs });
   // Named paths are what the user asked for; only a search of the root can miss contracts.
@@ -33,6 +35,54 @@ export async function loadAll(
     for (const w of audit.warnings) warn(`contract-gate: warning: ${w}\n`);
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
+  return files;
+}
+
+/** Discover and load every contract, in path order (`discoverAll`). */
+export async function loadAll(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  cwd: string,
+  warn: (message: string) => void = () => {},
+): Promise<Contract[]> {
+  const files = await discoverAll(root, paths, extraGlobs, cwd, warn);
+  return Promise.all(files.map((f) => loadContract(root, f)));
+}
+
+/**
+ * The paths `run` gates, without reading the contracts (what `merge` needs to
+ * recompute the shards' scope): discovered, then with `--changed-since` only
+ * those changed since the commit, their plan and evidence included.
+ */
+export async function scopePaths(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  since: string | undefined,
+  io: Pick<CliIO, "cwd" | "stderr">,
+): Promise<string[]> {
+  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr);
+  if (since === undefined) return files;
+  let changed: Set<string>;
+  try {
+    changed = await changedSince(root, since);
+  } catch (e) {
+    if (e instanceof GitError) throw new UsageError(e.message);
+    throw e;
+  }
+  return files.filter((f) => companionsOf(f).some((p) => changed.has(p)));
+}
+
+/** The contracts `run` gates (`scopePaths`), loaded. */
+export async function loadScope(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  since: string | undefined,
+  io: Pick<CliIO, "cwd" | "stderr">,
+): Promise<Contract[]> {
+  const files = await scopePaths(root, paths, extraGlobs, since, io);
   return Promise.all(files.map((f) => loadContract(root, f)));
 }
 

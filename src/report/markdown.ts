@@ -144,8 +144,11 @@ function render(
   }
   if (part !== "summary") {
     const details = contracts.flatMap((c) => contractDetails(c, level));
-    if (details.length) out.push(...(out.length ? [""] : []), "### Details", "", ...details);
-    else if (part === "details") out.push("No details: nothing ran.");
+    if (details.length) {
+      out.push(...(out.length ? [""] : []), "### Details", "");
+      // One push per line: spread arguments overflow the stack at 30,000 criteria.
+      for (const d of details) out.push(d);
+    } else if (part === "details") out.push("No details: nothing ran.");
   }
   out.push(...lastLine(opts));
   if (opts.footer) out.push("", opts.footer);

@@ -34,6 +34,8 @@ const CheckSchema = z.object({
   detail: z.string().nullable(),
   durationMs: z.number(),
   exitCode: z.number().int().optional(),
+  /** What the check required (`expectation`): the terminal report's "expected". */
+  expected: z.string().optional(),
 });
 
 const CriterionSchema = z.object({
@@ -74,6 +76,24 @@ const SandboxSchema = z.object({
   error: z.string().optional(),
 });
 
+/**
+ * A shard's place in a matrix (docs/sharding.md): the merge requires every
+ * field to agree with its own run and the other shards before it uses one result.
+ */
+export const ShardBlockSchema = z.object({
+  index: z.number().int().min(1).max(256),
+  total: z.number().int().min(1).max(256),
+  /** `sha256:` of the whole ordered scope the shard computed. */
+  scopeDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  headSha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
+  /** `GITHUB_RUN_ID`/`GITHUB_RUN_ATTEMPT`; null outside Actions. */
+  runId: z.string().max(40).nullable(),
+  runAttempt: z.number().int().min(1).nullable(),
+  gateVersion: z.string().max(100),
+});
+
+export type ShardBlock = z.infer<typeof ShardBlockSchema>;
+
 /** The `run --json` report, `schemaVersion: 1`. Additive changes only within a version. */
 export const RunReportSchema = z.object({
   schemaVersion: z.literal(1),
@@ -94,6 +114,8 @@ export const RunReportSchema = z.object({
   ),
   /** Changes to contracts against the PR's base (`run --base`, the action on pull requests). */
   integrity: IntegrityJsonSchema.optional(),
+  /** Set by a shard (`run --shard i/n`, the action's `shard`): which leg of the matrix wrote it. */
+  shard: ShardBlockSchema.optional(),
 });
 
 export type RunReportJson = z.infer<typeof RunReportSchema>;
@@ -120,6 +142,7 @@ export interface ReportExtras {
   integrity?: IntegrityReport;
   /** The requirement proof of each spec contract in scope. */
   proof?: readonly SpecProof[];
+  shard?: ShardBlock;
 }
 
 function proofByPath(extras: ReportExtras): Map<string, SpecProof> {
@@ -159,7 +182,7 @@ export function* runReportJsonChunks(
  */
 function reportHead(
   summary: RunSummary,
-  { sandbox, integrity }: ReportExtras,
+  { sandbox, integrity, shard }: ReportExtras,
 ): Omit<RunReportJson, "contracts"> {
   return {
     schemaVersion: 1,
@@ -167,6 +190,7 @@ function reportHead(
     ...(sandbox && { sandbox }),
     counts: summary.counts,
     ...(integrity ? { integrity: integrityJson(integrity) } : {}),
+    ...(shard && { shard }),
   };
 }
 
@@ -196,6 +220,7 @@ function contractJson(
         detail: r.detail ?? null,
         durationMs: Math.round(r.durationMs),
         ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
+        ...(r.expected !== undefined ? { expected: r.expected } : {}),
       })),
     })),
     ...(proof && { proof: specProofJson(proof) }),

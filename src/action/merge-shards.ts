@@ -1,0 +1,62 @@
+import { relative } from "node:path";
+import { VERSION } from "../cli/version.js";
+import { describeSandbox } from "../sandbox/describe.js";
+import { mergeShardReports } from "../shard/merge.js";
+import { readShardReports, ShardDirError } from "../shard/read-dir.js";
+import { runOf } from "../shard/report.js";
+import { summariseRun } from "../verdict.js";
+import type { Scope } from "./collect.js";
+import type { Gated } from "./head.js";
+import { type ActionIO, StopRun } from "./io.js";
+import type { ChecksRun } from "./run-checks.js";
+
+/**
+ * The merge job (`merge-reports`, docs/sharding.md), in place of running the
+ * checks: the legs' reports merged against this job's own scope, commit, gate
+ * version and workflow run. Whatever is missing or inconsistent is a failing
+ * row (`mergeShardReports`), so the stages after it publish exactly what an
+ * unsharded run would, with those rows added.
+ */
+export async function mergeShards(args: {
+  io: ActionIO;
+  env: NodeJS.ProcessEnv;
+  dir: string;
+  workspace: string | undefined;
+  scope: Scope;
+  gated: Gated;
+}): Promise<ChecksRun> {
+  const { io, env, dir, workspace, scope, gated } = args;
+  const label =
+    workspace && !relative(workspace, dir).startsWith("..") ? relative(workspace, dir) || "." : dir;
+  let read: Awaited<ReturnType<typeof readShardReports>>;
+  try {
+    read = await readShardReports(dir);
+  } catch (e) {
+    if (e instanceof ShardDirError) throw new StopRun(`contract-gate: merge-reports: ${e.message}`);
+    throw e;
+  }
+  if (read.ignored.length > 0) {
+    io.warning(
+      `contract-gate: merge-reports: not shard reports, ignored: ${read.ignored.slice(0, 5).join(", ")}${read.ignored.length > 5 ? ` and ${read.ignored.length - 5} more` : ""}`,
+    );
+  }
+  const merged = mergeShardReports(
+    read.found,
+    {
+      scope: scope.paths,
+      headSha: gated.headSha,
+      gateVersion: VERSION,
+      runId: runOf(env).runId,
+    },
+    label,
+  );
+  io.info(
+    `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards from ${label}${merged.failures ? `; ${merged.failures} failing shard row${merged.failures === 1 ? "" : "s"}` : ""}`,
+  );
+  const result = { summary: summariseRun(merged.outcomes), contracts: merged.outcomes };
+  if (merged.sandbox === undefined) return { result };
+  const sandboxText = describeSandbox(merged.sandbox);
+  io.info(sandboxText.line);
+  if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
+  return { result, sandbox: merged.sandbox, sandboxText };
+}

@@ -1,0 +1,88 @@
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VERSION } from "../cli/version.js";
+import { blockModified } from "../committed.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
+import type { Git } from "../git/index.js";
+import { loadContracts } from "../load.js";
+import { plain } from "../report/paint.js";
+import { runReportJsonChunks } from "../report/run-json.js";
+import { renderTerminal } from "../report/terminal.js";
+import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
+import { shardBlock, shardFileName } from "../shard/report.js";
+import type { Scope } from "./collect.js";
+import type { RunnerEnv } from "./event.js";
+import type { Gated } from "./head.js";
+import type { ActionSettings } from "./inputs.js";
+import { type ActionIO, StopRun } from "./io.js";
+import { runChecks, startSandbox } from "./run-checks.js";
+
+/**
+ * One leg of a job matrix (`shard: i/n`, docs/sharding.md): its share of the
+ * scope (the split every leg computes alike), run like any run, written as
+ * its report for the merge job. No check run, no comment, no base comparison:
+ * the merge does those once. Blocking results do not fail the step (the
+ * upload after it must run; the merge decides); a report that cannot be
+ * written does.
+ */
+export async function runShard(args: {
+  io: ActionIO;
+  env: NodeJS.ProcessEnv;
+  runner: RunnerEnv;
+  settings: ActionSettings & { shard: ShardSpec };
+  gated: Gated;
+  scope: Scope;
+  git: Git;
+  sandboxHost: readonly string[] | undefined;
+  protect: readonly string[] | undefined;
+}): Promise<void> {
+  const { io, env, runner, settings, gated, scope, git, sandboxHost, protect } = args;
+  const { shard } = settings;
+  // Every contract in scope is read (weights need its checks), only this leg's run.
+  const all = await blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
+    (e: unknown) => {
+      throw new StopRun(`contract-gate: ${(e as Error).message}`);
+    },
+  );
+  const share = assignShards(all, shard.total)[shard.index - 1]!;
+  const mine = new Set(share.paths);
+  const contracts = all.filter((c) => mine.has(c.path));
+  io.info(
+    `contract-gate: shard ${shard.index} of ${shard.total}: ${contracts.length} of ${all.length} contracts, ${share.criteria} criteria, weight ${share.weight}`,
+  );
+  const sandbox =
+    contracts.length > 0 ? startSandbox({ env, settings, sandboxHost, protect }) : undefined;
+  const run = await runChecks({ io, env, settings, target: gated.target, contracts, sandbox });
+  const { summary, contracts: outcomes } = run.result;
+  io.untrusted(renderTerminal(summary, outcomes, plain));
+
+  const dir = join(runner.runnerTemp ?? tmpdir(), "contract-gate");
+  const path = join(dir, shardFileName(shard));
+  const block = shardBlock({
+    shard,
+    scopeDigest: scopeDigest(scope.paths),
+    headSha: gated.headSha,
+    env,
+    gateVersion: VERSION,
+  });
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(
+      path,
+      runReportJsonChunks(summary, outcomes, {
+        ...(run.sandbox && { sandbox: run.sandbox }),
+        shard: block,
+      }),
+    );
+  } catch (e) {
+    throw new StopRun(
+      `contract-gate: could not write this shard's report ${path}: ${(e as Error).message}`,
+    );
+  }
+  io.info(`contract-gate: shard report written to ${path}; upload it for the merge job`);
+  io.setOutput("report-file", path);
+  io.setOutput("report", path);
+  io.setOutput("conclusion", summary.conclusion);
+  io.setOutput("contracts", summary.counts.contracts);
+}

@@ -1,0 +1,89 @@
+import { resolve } from "node:path";
+import { UsageError } from "../discover.js";
+import { cliIntegrity } from "../integrity/cli-base.js";
+import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
+import { mergeShardReports } from "../shard/merge.js";
+import { readShardReports, ShardDirError } from "../shard/read-dir.js";
+import { runOf } from "../shard/report.js";
+import { summariseRun } from "../verdict.js";
+import { parseCommandArgs, positiveInt } from "./args.js";
+import { COMMAND_HELP } from "./help.js";
+import { type CliIO, EXIT } from "./io.js";
+import { printRun } from "./print-run.js";
+import { headCommit } from "./shard.js";
+import { findRoot, scopePaths } from "./shared.js";
+import { VERSION } from "./version.js";
+
+const OPTIONS = {
+  root: { type: "string" },
+  contracts: { type: "string", multiple: true },
+  "changed-since": { type: "string" },
+  base: { type: "string" },
+  json: { type: "boolean" },
+  markdown: { type: "boolean" },
+  "markdown-budget": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * `merge DIR`: the shards' reports (`run --shard i/n --report-file DIR`) as
+ * one run. The scope is recomputed from this checkout with the same
+ * discovery options the shards had; any shard missing, invalid or
+ * inconsistent is a failing row (exit 1), never a green merge.
+ */
+export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, ["markdown-budget"]);
+  if (values.help) {
+    io.stdout(COMMAND_HELP.merge!);
+    return EXIT.ok;
+  }
+  if (values.json && values.markdown) throw new UsageError("--json and --markdown are exclusive");
+  const budget = positiveInt(
+    "markdown-budget",
+    values["markdown-budget"],
+    DEFAULT_MARKDOWN_BUDGET,
+    "characters",
+  );
+  const [dirArg, ...more] = positionals;
+  if (dirArg === undefined || more.length > 0) {
+    throw new UsageError("merge takes exactly one DIR: the directory holding the shard reports");
+  }
+  const root = await findRoot(io.cwd, values.root);
+  // The shards' scope, recomputed here: a shard that saw another scope is caught by its digest.
+  const scope = await scopePaths(root, [], values.contracts, values["changed-since"], io);
+  const headSha = await headCommit(root, "merge");
+  const integrity = await cliIntegrity(root, values.base, values.contracts);
+
+  const dir = resolve(io.cwd, dirArg);
+  let read: Awaited<ReturnType<typeof readShardReports>>;
+  try {
+    read = await readShardReports(dir);
+  } catch (e) {
+    if (e instanceof ShardDirError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (read.ignored.length > 0) {
+    io.stderr(
+      `contract-gate: warning: ${dirArg}: not shard reports, ignored: ${read.ignored.slice(0, 5).join(", ")}${read.ignored.length > 5 ? ` and ${read.ignored.length - 5} more` : ""}\n`,
+    );
+  }
+  const merged = mergeShardReports(
+    read.found,
+    { scope, headSha, gateVersion: VERSION, runId: runOf(io.env).runId },
+    dirArg,
+  );
+  io.stderr(
+    `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards${merged.failures ? `; ${merged.failures} shard problem${merged.failures === 1 ? "" : "s"}` : ""}\n`,
+  );
+  const conclusion = await printRun(
+    io,
+    { json: values.json === true, markdown: values.markdown === true, budget },
+    {
+      summary: summariseRun(merged.outcomes),
+      outcomes: merged.outcomes,
+      integrity,
+      sandbox: merged.sandbox,
+    },
+  );
+  return conclusion === "failure" ? EXIT.failed : EXIT.ok;
+}

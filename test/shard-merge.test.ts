@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { scopeDigest } from "../src/shard/assign.js";
+import { type FoundReport, mergeShardReports } from "../src/shard/merge.js";
+import { parseShardReport, shardOfFileName } from "../src/shard/report.js";
+import { CRITERION_STATUSES } from "../src/verdict.js";
+
+const HEAD = "a".repeat(40);
+const SCOPE = ["a.md", "b.md", "c.md"];
+
+/** A minimal valid shard report holding `paths`, each one passing contract. */
+function report(index: number, total: number, paths: string[], over: Record<string, unknown> = {}) {
+  return {
+    schemaVersion: 1,
+    conclusion: "success",
+    counts: Object.fromEntries(
+      [...CRITERION_STATUSES, "criteria", "blocking", "contracts"].map((k) => [k, 0]),
+    ),
+    contracts: paths.map((path) => ({
+      path,
+      kind: "oracle-contract",
+      verdict: "pass",
+      problems: [],
+      criteria: [
+        {
+          id: "1",
+          title: "holds",
+          group: null,
+          status: "met",
+          blocking: false,
+          reason: "exit 0",
+          location: { path, line: 9 },
+          checks: [],
+        },
+      ],
+    })),
+    shard: {
+      index,
+      total,
+      scopeDigest: scopeDigest(SCOPE),
+      headSha: HEAD,
+      runId: "5",
+      runAttempt: 1,
+      gateVersion: "1.0.0",
+      ...over,
+    },
+  };
+}
+
+const found = (r: ReturnType<typeof report>): FoundReport => {
+  const file = `contract-gate-shard-${r.shard.index}-of-${r.shard.total}.json`;
+  return { file, read: parseShardReport(file, Buffer.from(JSON.stringify(r))) };
+};
+
+const EXPECT = { scope: SCOPE, headSha: HEAD, gateVersion: "1.0.0", runId: "5" };
+
+const codes = (m: ReturnType<typeof mergeShardReports>) =>
+  m.outcomes.flatMap((o) => o.problems.map((p) => p.code));
+
+describe("parseShardReport", () => {
+  it("reads a valid report, and names what is wrong with a bad one (never throws)", () => {
+    const good = Buffer.from(JSON.stringify(report(1, 2, ["a.md"])));
+    expect(parseShardReport("contract-gate-shard-1-of-2.json", good).ok).toBe(true);
+    const cases: [string, Uint8Array, string][] = [
+      ["contract-gate-shard-2-of-2.json", good, "its name says shard 2 of 2"],
+      ["x.json", good.subarray(0, 50), "truncated"],
+      ["x.json", Buffer.from([0x7b, 0xff, 0x7d]), "not UTF-8"],
+      ["x.json", Buffer.from("{}"), "not a shard report"],
+      ["x.json", Buffer.from(JSON.stringify(report(0, 2, []))), "shard.index"],
+    ];
+    for (const [name, bytes, why] of cases) {
+      const r = parseShardReport(name, bytes);
+      expect(r.ok, name).toBe(false);
+      if (!r.ok) expect(r.why).toContain(why);
+    }
+  });
+
+  it("knows a shard report's name", () => {
+    expect(shardOfFileName("contract-gate-shard-3-of-4.json")).toEqual({ index: 3, total: 4 });
+    expect(shardOfFileName("contract-gate-shard-03-of-4.json")).toBeUndefined();
+    expect(shardOfFileName("report.json")).toBeUndefined();
+  });
+});
+
+describe("mergeShardReports", () => {
+  it("merges a complete set in scope order, with no failing row", () => {
+    const m = mergeShardReports(
+      [found(report(2, 2, ["b.md"])), found(report(1, 2, ["a.md", "c.md"]))],
+      EXPECT,
+      "dir",
+    );
+    expect(m.failures).toBe(0);
+    expect(m.outcomes.map((o) => o.path)).toEqual(SCOPE);
+    expect(m.total).toBe(2);
+  });
+
+  it("outside Actions (no run id) does not compare runs; inside it does", () => {
+    const set = [found(report(1, 1, SCOPE, { runId: null }))];
+    expect(mergeShardReports(set, { ...EXPECT, runId: null }, "d").failures).toBe(0);
+    expect(codes(mergeShardReports(set, EXPECT, "d"))).toEqual(["shard-report-mismatch"]);
+  });
+
+  it("a shard count the others do not share is a mismatch, not a second merge", () => {
+    const m = mergeShardReports(
+      [
+        found(report(1, 2, ["a.md"])),
+        found(report(2, 2, ["b.md", "c.md"])),
+        found(report(1, 3, ["a.md"])),
+      ],
+      EXPECT,
+      "d",
+    );
+    expect(codes(m)).toEqual(["shard-report-mismatch"]);
+    expect(m.outcomes.filter((o) => o.verdict === "pass")).toHaveLength(3);
+  });
+
+  it("a refused report's contracts are not used, and its shard is then missing", () => {
+    const m = mergeShardReports(
+      [
+        found(report(1, 2, ["a.md"])),
+        found(report(2, 2, ["b.md", "c.md"], { headSha: "b".repeat(40) })),
+      ],
+      EXPECT,
+      "d",
+    );
+    expect(codes(m).sort()).toEqual(["shard-report-mismatch", "shard-report-missing"]);
+    expect(m.outcomes.some((o) => o.path === "b.md")).toBe(false);
+  });
+});
