@@ -1,9 +1,11 @@
-import { readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openGit } from "../src/git/index.js";
-import { type ProverContext, proveTests } from "../src/proof/run/index.js";
+import { type ProverContext, proveTests, sandboxRunners } from "../src/proof/run/index.js";
 import type { TestProof } from "../src/proof/types.js";
 import { cleanEnv, proofRepo, proveInput, snapshot } from "./helpers/proof-repo.js";
+import { HOST_FROM_SOURCE } from "./helpers/sandbox.js";
 import { tempDir } from "./helpers/tmp.js";
 
 const PKG = JSON.stringify({ name: "t", type: "module", devDependencies: { vitest: "4" } });
@@ -43,7 +45,6 @@ async function prove(
   const git = openGit(root);
   const ctx: ProverContext = {
     root,
-    git,
     base,
     changed: await git.changedBetween(base, "HEAD"),
     env: cleanEnv(),
@@ -259,5 +260,61 @@ describe("proveTests with node --test (one run per mapped file)", () => {
       "base node package.json scripts.test runs node --test",
       "base node package.json scripts.test runs node --test",
     ]);
+  });
+});
+
+describe("proveTests inside the sandbox (each tree its own boundary)", () => {
+  const sandboxed = () =>
+    sandboxRunners({
+      mode: "required",
+      env: { PATH: process.env.PATH, HOME: tempDir("cg-home-") },
+      hostCommand: HOST_FROM_SOURCE,
+      memoryMb: 4096,
+    });
+
+  it("grades as without it, with vitest reading the linked node_modules", async () => {
+    const { root, base } = repo();
+    const before = snapshot(root);
+    const proof = await prove(
+      root,
+      base,
+      [
+        ["FR-001", "tests/trim.test.ts", "trim > trims surrounding spaces"],
+        ["FR-002", "tests/slug.test.ts", "slugifies"],
+        ["FR-003", "tests/trim.test.ts", "trim > keeps inner spaces"],
+      ],
+      ["FR-001", "FR-002", "FR-003"],
+      { runners: sandboxed() },
+    );
+    expect(proof.runs.map((r) => r.error)).toEqual([undefined, undefined]);
+    expect(proof.tests.map((t) => t.verdict)).toEqual(["proven", "proven", "passes-at-base"]);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it("a head test cannot write into the checkout through a linked ignored folder (it can without the sandbox)", async () => {
+    const writer = `import { test } from "node:test";\nimport { writeFileSync } from "node:fs";\ntest("writes", () => { try { writeFileSync("cache/pwned", "x"); } catch {} });\n`;
+    const make = () => {
+      const r = proofRepo(
+        {
+          ".gitignore": "node_modules\ncache/\n",
+          "package.json": JSON.stringify({ type: "module" }),
+          "tests/w.test.mjs": writer,
+        },
+        { "src/x.mjs": "export {};\n" },
+      );
+      mkdirSync(join(r.root, "cache"));
+      return r;
+    };
+    const inside = make();
+    await prove(inside.root, inside.base, [["FR-001", "tests/w.test.mjs", "writes"]], [], {
+      runners: sandboxed(),
+      testCommand: "node",
+    });
+    expect(existsSync(join(inside.root, "cache/pwned"))).toBe(false);
+    const outside = make();
+    await prove(outside.root, outside.base, [["FR-001", "tests/w.test.mjs", "writes"]], [], {
+      testCommand: "node",
+    });
+    expect(existsSync(join(outside.root, "cache/pwned"))).toBe(true);
   });
 });

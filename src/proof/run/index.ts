@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Git } from "../../git/index.js";
 import type { ChangedFile } from "../../github/types.js";
 import { type ProcessRunner, runProcess } from "../../process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../../sandbox/index.js";
@@ -10,7 +9,7 @@ import { detectTestCommand } from "./detect.js";
 import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
 import { commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide } from "./side.js";
-import { buildViews, listTree, type ProofViews, planBase } from "./view.js";
+import { listTree, openViews, type ProofViews, planBase } from "./view.js";
 
 export { PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
 export { settleWithProof } from "./settle.js";
@@ -28,8 +27,6 @@ export type RunnerFactory = (tree: { root: string; reads: readonly string[] }) =
 export interface ProverContext {
   /** The repository's top level (the checkout). Never written: both runs happen in copies. */
   root: string;
-  /** Reads the base versions of the changed files. */
-  git: Git;
   /** The merge base of the PR (`Git.mergeBase`): the code before this change. */
   base: string;
   /** The PR's changes, merge base → head (`Git.changedBetween`). */
@@ -111,27 +108,17 @@ export async function proveTests(
   const runners = ctx.runners ?? plainRunners;
 
   let views: ProofViews | undefined;
-  let baseError: string | undefined;
   try {
     const listing = await listTree(ctx.root);
     const plan = planBase(ctx.changed, (p) => mapped.has(p) || isTestFile(p, globs));
-    try {
-      views = await buildViews({
-        checkout: ctx.root,
-        listing,
-        base: { git: ctx.git, commit: ctx.base, plan },
-        ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
-      });
-    } catch (e) {
-      baseError = `the code before this change cannot be laid out: ${(e as Error).message}`;
-      views = await buildViews({
-        checkout: ctx.root,
-        listing,
-        ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
-      });
-    }
+    views = openViews({
+      checkout: ctx.root,
+      listing,
+      ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
+    });
+    const reads = views.reads;
     const side = async (which: "head" | "base", tree: string): Promise<Invocation[]> => {
-      const runner = await runners({ root: tree, reads: views!.reads });
+      const runner = await runners({ root: tree, reads });
       try {
         return await runSide({
           side: which,
@@ -147,10 +134,18 @@ export async function proveTests(
         runner.close();
       }
     };
-    const head = await side("head", views.head);
+    const head = await side("head", views.head());
+    // The base tree is written only now: nothing the head run did can reach into it.
+    let baseTree: string | undefined;
+    let baseError: string | undefined;
+    try {
+      baseTree = await views.base({ commit: ctx.base, plan });
+    } catch (e) {
+      baseError = `the code before this change cannot be laid out: ${(e as Error).message}`;
+    }
     const base =
-      views.base !== undefined
-        ? await side("base", views.base)
+      baseTree !== undefined
+        ? await side("base", baseTree)
         : [unrun(command, files, baseError ?? "the base run did not run")];
     return settleAll(inputs, graded, all, head, base);
   } catch (e) {

@@ -5,13 +5,13 @@ import {
   mkdtempSync,
   readdirSync,
   readlinkSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Git } from "../../git/index.js";
 import { runGit } from "../../git/run.js";
 import type { ChangedFile } from "../../github/types.js";
 
@@ -105,68 +105,124 @@ export const MAX_BASE_FILE_BYTES = 64 * 1024 * 1024;
 export interface ProofViews {
   /** The directory holding both trees. */
   dir: string;
-  head: string;
-  base?: string;
   /** Real paths the symlinked ignored entries point at: a sandbox must let checks read them. */
   reads: string[];
+  /** Writes the head tree; returns its path. */
+  head(): string;
+  /**
+   * Writes the base tree; returns its path. Called after the head run, so no
+   * head test can reach into it. Throws with a message naming the file when
+   * a base version cannot be read (a symlink or submodule at base, too large).
+   */
+  base(from: { commit: string; plan: BasePlan }): Promise<string>;
+  /** Removes both trees. */
   close(): void;
 }
 
-/**
- * Builds the head tree and (when `base` is given) the base tree in a new
- * temporary directory. Throws with a message naming the file when a base
- * version cannot be read (a symlink or submodule at base, too large).
- */
+/** A new temporary directory for the two trees of one proof. */
+export function openViews(opts: {
+  checkout: string;
+  listing: TreeListing;
+  parent?: string;
+}): ProofViews {
+  const dir = mkdtempSync(join(opts.parent ?? tmpdir(), "contract-gate-proof-"));
+  return {
+    dir,
+    reads: [...new Set(opts.listing.ignored.map((p) => realOr(join(opts.checkout, p))))],
+    head() {
+      const tree = join(dir, "head");
+      materialize(opts.checkout, tree, opts.listing, new Map(), new Set());
+      return tree;
+    },
+    async base(from) {
+      const bytes = await readBase(opts.checkout, from.commit, from.plan.restore);
+      const tree = join(dir, "base");
+      materialize(opts.checkout, tree, opts.listing, bytes, new Set(from.plan.hide));
+      return tree;
+    },
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Both trees at once (tests, benches): `openViews`, then head and (when `base` is given) base. */
 export async function buildViews(opts: {
   checkout: string;
   listing: TreeListing;
-  base?: { git: Git; commit: string; plan: BasePlan };
+  /** The merge base and what to take from it. */
+  base?: { commit: string; plan: BasePlan };
   parent?: string;
-}): Promise<ProofViews> {
-  const dir = mkdtempSync(join(opts.parent ?? tmpdir(), "contract-gate-proof-"));
-  const close = () => rmSync(dir, { recursive: true, force: true });
+}): Promise<{ dir: string; head: string; base?: string; reads: string[]; close(): void }> {
+  const views = openViews(opts);
   try {
-    const head = join(dir, "head");
-    materialize(opts.checkout, head, opts.listing, new Map(), new Set());
-    let base: string | undefined;
-    if (opts.base) {
-      const bytes = await readBase(opts.base.git, opts.base.commit, opts.base.plan.restore);
-      base = join(dir, "base");
-      materialize(opts.checkout, base, opts.listing, bytes, new Set(opts.base.plan.hide));
-    }
-    const reads = opts.listing.ignored.map((p) => join(opts.checkout, p));
-    return { dir, head, ...(base !== undefined && { base }), reads, close };
+    const head = views.head();
+    const base = opts.base ? await views.base(opts.base) : undefined;
+    return {
+      dir: views.dir,
+      head,
+      ...(base !== undefined && { base }),
+      reads: views.reads,
+      close: views.close,
+    };
   } catch (e) {
-    close();
+    views.close();
     throw e;
   }
 }
 
+/**
+ * The merge-base versions of `paths`: one `ls-tree -r` (modes and objects,
+ * no sizes: a size costs a read of every object) and one `cat-file --batch`.
+ * Hardened git (src/git/run.ts), like every git command the gate runs.
+ */
 async function readBase(
-  git: Git,
+  checkout: string,
   commit: string,
   paths: readonly string[],
 ): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   if (paths.length === 0) return out;
-  const read = await git.readAt(
-    commit,
-    paths.map((path) => ({ path, limit: MAX_BASE_FILE_BYTES })),
-  );
-  for (const p of paths) {
-    const r = read.get(p);
-    if (r?.kind === "file") {
-      if (r.size > MAX_BASE_FILE_BYTES)
-        throw new Error(
-          `${p} is ${r.size} bytes at the base, over the ${MAX_BASE_FILE_BYTES}-byte limit of the base view`,
-        );
-      out.set(p, r.bytes);
-    } else if (r?.kind === "not-a-file") {
+  const wanted = new Set(paths);
+  const tree = await runGit(checkout, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  const blobs: { path: string; object: string }[] = [];
+  for (const entry of tree.toString("utf8").split("\0")) {
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const path = entry.slice(tab + 1);
+    if (!wanted.has(path)) continue;
+    const [mode = "", type = "", object = ""] = entry.slice(0, tab).split(" ");
+    if (type !== "blob" || mode === "120000") {
       throw new Error(
-        `${p} is not a regular file at the base (mode ${r.mode}): the base view cannot restore it`,
+        `${path} is not a regular file at the base (mode ${mode}): the base view cannot restore it`,
       );
     }
-    // Missing at the base (a change the diff reports but the merge base does not hold): left out.
+    blobs.push({ path, object });
+  }
+  // Missing at the base (a change the diff reports but the merge base does not hold): left out.
+  if (blobs.length === 0) return out;
+  const all = await runGit(
+    checkout,
+    ["cat-file", "--batch"],
+    blobs.map((b) => `${b.object}\n`).join(""),
+  );
+  let at = 0;
+  for (const b of blobs) {
+    const eol = all.indexOf(10, at);
+    const [oid, type, size] = (eol < 0 ? "" : all.subarray(at, eol).toString("utf8")).split(" ");
+    if (
+      oid !== b.object ||
+      type !== "blob" ||
+      size === undefined ||
+      eol + 1 + Number(size) > all.length
+    ) {
+      throw new Error(`${b.path} cannot be read at the base (object ${b.object})`);
+    }
+    if (Number(size) > MAX_BASE_FILE_BYTES) {
+      throw new Error(
+        `${b.path} is ${size} bytes at the base, over the ${MAX_BASE_FILE_BYTES}-byte limit of the base view`,
+      );
+    }
+    out.set(b.path, all.subarray(eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
   }
   return out;
 }
@@ -213,6 +269,14 @@ function materialize(
   for (const rel of listing.ignored) link(join(checkout, rel), join(dest, rel), dirOf);
 }
 
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 function present(p: string): boolean {
   try {
     lstatSync(p);
@@ -226,7 +290,8 @@ function present(p: string): boolean {
 function link(from: string, to: string, dirOf: (p: string) => void): void {
   if (!present(to)) {
     dirOf(to);
-    symlinkSync(from, to);
+    // To the real path: a sandbox shows the checkout's ignored entries at their real paths only.
+    symlinkSync(realOr(from), to);
     return;
   }
   if (!lstatSync(to).isDirectory() || !lstatSync(from).isDirectory()) return;
