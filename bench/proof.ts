@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openGit } from "../src/git/index.js";
 import { proveTests } from "../src/proof/run/index.js";
-import { buildViews, listTree, planBase } from "../src/proof/run/view.js";
+import { listTree, openViews, planBase } from "../src/proof/run/view.js";
 import { isTestFile } from "../src/proof/test-files.js";
 
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
@@ -46,10 +46,14 @@ function repo(
   write(root, head);
   git(root, "add", "-A");
   git(root, "commit", "-qm", "head");
+  // Packed, as a clone is (actions/checkout fetches a pack): loose objects are one file read each.
+  git(root, "repack", "-adq");
   return { root, sha };
 }
 
 const best = (xs: number[]) => Math.min(...xs);
+/** Where the trees go (the gate's `tempDir`): BENCH_PROOF_TMP, default the system's temp directory. */
+const parent = process.env.BENCH_PROOF_TMP || tmpdir();
 let failed = false;
 
 // 1. The base view.
@@ -63,30 +67,28 @@ let failed = false;
   const { root, sha } = repo(base, head);
   const g = openGit(root);
   const changed = await g.changedBetween(sha, "HEAD");
-  const times: number[] = [];
-  const headOnly: number[] = [];
+  const listingMs: number[] = [];
+  const headMs: number[] = [];
+  const baseMs: number[] = [];
   for (let k = 0; k < 5; k++) {
-    let t = performance.now();
+    const t0 = performance.now();
     const listing = await listTree(root);
-    const v = await buildViews({ checkout: root, listing });
-    headOnly.push(performance.now() - t);
-    v.close();
-    t = performance.now();
-    const listing2 = await listTree(root);
     const plan = planBase(changed, (p) => isTestFile(p));
-    const both = await buildViews({
-      checkout: root,
-      listing: listing2,
-      base: { commit: sha, plan },
-    });
-    times.push(performance.now() - t);
-    both.close();
+    const views = openViews({ checkout: root, listing, parent });
+    const t1 = performance.now();
+    views.head();
+    const t2 = performance.now();
+    await views.base({ commit: sha, plan });
+    const t3 = performance.now();
+    views.close();
+    listingMs.push(t1 - t0);
+    headMs.push(t2 - t1);
+    baseMs.push(t3 - t2);
   }
-  const baseMs = best(times) - best(headOnly);
   console.log(
-    `proof base view: ${changed.length} changed files of 1,200: base tree ${baseMs.toFixed(0)} ms (both trees with the listing ${best(times).toFixed(0)} ms, head tree alone ${best(headOnly).toFixed(0)} ms); target ≤ 200 ms`,
+    `proof base view: ${changed.length} changed files of 1,200, in ${parent}: base tree ${best(baseMs).toFixed(0)} ms (head tree ${best(headMs).toFixed(0)} ms, listing ${best(listingMs).toFixed(0)} ms); target ≤ 200 ms`,
   );
-  if (baseMs > 200) failed = true;
+  if (best(baseMs) > 200) failed = true;
   rmSync(root, { recursive: true, force: true });
 }
 
@@ -144,6 +146,7 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
       changed,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
       signal: new AbortController().signal,
+      tempDir: parent,
     });
     const wall = performance.now() - t;
     const proof = out.get(contract)!;
