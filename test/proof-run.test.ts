@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -317,4 +318,92 @@ describe("proveTests inside the sandbox (each tree its own boundary)", () => {
     });
     expect(existsSync(join(outside.root, "cache/pwned"))).toBe(true);
   });
+});
+
+const has = (cmd: string, ...args: string[]) =>
+  spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
+
+describe("proveTests with pytest and go, run for real where installed", () => {
+  it.skipIf(!has("python3", "-m", "pytest", "--version"))(
+    "pytest: a fixed bug proven, a new module's test proven though its import fails at base",
+    async () => {
+      const { root, base } = proofRepo(
+        {
+          "pytest.ini": "[pytest]\npythonpath = .\n",
+          "src/__init__.py": "",
+          "src/trim.py": "def trim(s):\n    return s\n",
+          "tests/test_trim.py":
+            "from src.trim import trim\n\nclass TestTrim:\n    def test_spaces(self):\n        assert trim(' a ') == 'a'\n\n    def test_inner(self):\n        assert trim('a b') == 'a b'\n",
+        },
+        {
+          "src/trim.py": "def trim(s):\n    return s.strip()\n",
+          "src/slug.py": "def slug(s):\n    return s.lower()\n",
+          "tests/test_slug.py":
+            "from src.slug import slug\n\ndef test_slug():\n    assert slug('A') == 'a'\n",
+        },
+      );
+      const proof = await prove(
+        root,
+        base,
+        [
+          ["FR-001", "tests/test_trim.py", "TestTrim::test_spaces"],
+          ["FR-002", "tests/test_slug.py", "test_slug"],
+          ["FR-003", "tests/test_trim.py", "TestTrim > test_inner"],
+        ],
+        ["FR-001", "FR-002", "FR-003"],
+      );
+      expect(proof.runs[0]!.chosenBy).toBe("pytest.ini");
+      expect(verdicts(proof)).toEqual({
+        "FR-001 TestTrim::test_spaces": ["failed", "passed", "proven"],
+        "FR-002 test_slug": ["absent", "passed", "proven"],
+        "FR-003 TestTrim > test_inner": ["passed", "passed", "passes-at-base"],
+      });
+    },
+  );
+
+  // A package is Go's unit of loading: at base, a new test file that does not build fails its whole
+  // package, and every test in it counts as failing there (the seed: "or a compile error").
+  it.skipIf(!has("go", "version"))(
+    "go: a new package's test proven (it does not build at base), a subtest that passes at base proves nothing",
+    async () => {
+      const { root, base } = proofRepo(
+        {
+          "go.mod": "module example.com/p\n\ngo 1.19\n",
+          "pkg/trim.go": "package pkg\n\nfunc Trim(s string) string { return s }\n",
+          "pkg/trim_test.go":
+            'package pkg\n\nimport "testing"\n\nfunc TestTrim(t *testing.T) {\n\tt.Run("keeps words", func(t *testing.T) {\n\t\tif Trim("a") != "a" {\n\t\t\tt.Fatal("x")\n\t\t}\n\t})\n}\n',
+        },
+        {
+          "slug/slug.go":
+            'package slug\n\nimport "strings"\n\nfunc Slug(s string) string { return strings.ToLower(s) }\n',
+          "slug/slug_test.go":
+            'package slug\n\nimport "testing"\n\nfunc TestSlug(t *testing.T) {\n\tif Slug("A") != "a" {\n\t\tt.Fatal("x")\n\t}\n}\n',
+        },
+      );
+      const home = tempDir("cg-gohome-");
+      const proof = await prove(
+        root,
+        base,
+        [
+          ["FR-001", "slug/slug_test.go", "TestSlug"],
+          ["FR-002", "pkg/trim_test.go", "TestTrim/keeps_words"],
+        ],
+        ["FR-001", "FR-002"],
+        {
+          env: {
+            ...cleanEnv(),
+            HOME: home,
+            GOCACHE: join(home, "cache"),
+            GOFLAGS: "-mod=mod",
+            GOTOOLCHAIN: "local",
+          },
+        },
+      );
+      expect(proof.runs[0]!.chosenBy).toBe("go.mod");
+      expect(verdicts(proof)).toEqual({
+        "FR-001 TestSlug": ["absent", "passed", "proven"],
+        "FR-002 TestTrim/keeps_words": ["passed", "passed", "passes-at-base"],
+      });
+    },
+  );
 });
