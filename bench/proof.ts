@@ -170,4 +170,67 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
   rmSync(root, { recursive: true, force: true });
 }
 
+// 3. The same 100 mapped tests with a runner that only copies a results file: the gate's own
+//    overhead without a real runner's noise (views, listing, reading, grading, clean-up).
+{
+  const base: Record<string, string> = {};
+  const head: Record<string, string> = {};
+  let cases = "";
+  const entries = [];
+  const contract = "specs/001-x/spec.md";
+  const at = { path: contract, line: 40, column: 1 };
+  for (let i = 0; i < 100; i++) {
+    base[`src/f${i}.ts`] = `export const f${i} = ${i};\n`;
+    base[`tests/f${i}.test.ts`] = "// a test\n";
+    if (i < 50) head[`src/f${i}.ts`] = `export const f${i} = ${i + 1};\n`;
+    cases += `<testcase classname="tests/f${i}.test.ts" name="f${i} &gt; doubles"/>`;
+    entries.push({
+      requirement: { id: `FR-${i}`, location: at },
+      target: { kind: "test" as const, file: `tests/f${i}.test.ts`, name: `f${i} > doubles` },
+      location: at,
+    });
+  }
+  const { root, sha } = repo(base, head);
+  const xml = join(mkdtempSync(join(tmpdir(), "cg-bench-xml-")), "results.xml");
+  writeFileSync(xml, `<testsuites><testsuite name="x">${cases}</testsuite></testsuites>`);
+  const g = openGit(root);
+  const changed = await g.changedBetween(sha, "HEAD");
+  const input = {
+    contract,
+    model: {
+      layout: "spec" as const,
+      requirements: [],
+      scenarios: [],
+      acceptance: [],
+      guardrails: [],
+      verification: [],
+      openQuestions: [],
+      stories: [],
+      successCriteria: [],
+    },
+    entries,
+    changed: new Set(entries.slice(0, 50).map((e) => e.requirement.id)),
+  };
+  const overheads: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t = performance.now();
+    const out = await proveTests([input], {
+      root,
+      base: sha,
+      changed,
+      testCommand: `cp '${xml}' {junit} # {files}`,
+      env: { PATH: process.env.PATH },
+      signal: new AbortController().signal,
+      tempDir: parent,
+    });
+    const proof = out.get(contract)!;
+    overheads.push(performance.now() - t - proof.runs.reduce((s, r) => s + r.durationMs, 0));
+  }
+  console.log(
+    `proof overhead with a no-op runner (100 mapped tests, 200 files, 50 changed, trees in ${parent}): ${best(overheads).toFixed(0)} ms; target ≤ 1,000 ms`,
+  );
+  if (best(overheads) > 1000) failed = true;
+  rmSync(root, { recursive: true, force: true });
+}
+
 if (failed) process.exitCode = 1;
