@@ -131,7 +131,6 @@ describe("the two trees", () => {
     const { root, base } = proofRepo({ "src/link.ts": "x\n" }, {});
     git(root, "rm", "-q", "src/link.ts");
     git(root, "commit", "-qm", "drop");
-    const g = openGit(root);
     await expect(
       buildViews({
         checkout: root,
