@@ -11,7 +11,7 @@ import { commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide } from "./side.js";
 import { listTree, openViews, type ProofViews, planBase } from "./view.js";
 
-export { PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
+export { commandFromInput, PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
 export { settleWithProof } from "./settle.js";
 
 /** Default `test-timeout-seconds`: each runner invocation's bound. */
