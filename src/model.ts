@@ -128,9 +128,10 @@ export interface Criterion {
 export interface SettledCriterion {
   /**
    * `awaiting-proof`: a requirement mapped to a test that no proof has run yet
-   * (requirement specs): shown, never green, not blocking.
+   * (requirement specs): shown, never green, not blocking. `error`: the
+   * requirement proof could not decide it (an execution error): blocking.
    */
-  status: "met" | "unmet" | "manual" | "awaiting-proof";
+  status: "met" | "unmet" | "manual" | "awaiting-proof" | "error";
   blocking: boolean;
   reason: string;
   /** Not yet decided (a `TODO` quality-review item): `status` shows it as pending. */

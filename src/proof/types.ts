@@ -44,6 +44,8 @@ export interface ProvedTest {
   verdict: ProofVerdict;
   /** One sentence for the check run row: why this verdict. */
   reason: string;
+  /** Not blocking, shown with the row: an invariant that fails on the code before this change. */
+  warning?: string;
 }
 
 /** One runner invocation (head or base). */
@@ -56,6 +58,8 @@ export interface ProofRun {
   /** Why this preset: `input`, or what detection found (`package.json devDependencies.vitest`). */
   chosenBy: string;
   exitCode?: number;
+  /** The runner's last lines of output (stdout and stderr together). */
+  outputTail?: string;
   /** Set when the run decides nothing: every test of this run is an execution error. */
   error?: { message: string; hint: string };
   durationMs: number;

@@ -1,0 +1,236 @@
+// Benchmark: the requirement proof's test half (src/proof/run/).
+// 1. The base view for a PR that changes 1,000 source files (of 1,200): the
+//    listing, the merge-base reads and the base tree; target ≤ 200 ms.
+// 2. proveTests on 100 mapped vitest tests in a 200-file project, half of
+//    whose sources the PR changed: the gate's overhead beyond the two runner
+//    invocations (wall time minus the runs' own durations); target ≤ 1 s.
+// Run by `npm run bench` (through tsx: it imports src/). Best of a few runs.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { openGit } from "../src/git/index.js";
+import { proveTests } from "../src/proof/run/index.js";
+import { listTree, openViews, planBase } from "../src/proof/run/view.js";
+import { isTestFile } from "../src/proof/test-files.js";
+
+const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
+}
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), text);
+  }
+}
+
+function repo(
+  base: Record<string, string>,
+  head: Record<string, string>,
+): { root: string; sha: string } {
+  const root = mkdtempSync(join(tmpdir(), "cg-bench-proof-"));
+  write(root, { ".gitignore": "node_modules\n", ...base });
+  symlinkSync(NODE_MODULES, join(root, "node_modules"));
+  git(root, "init", "-q");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "base");
+  const sha = git(root, "rev-parse", "HEAD");
+  write(root, head);
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "head");
+  // Packed, as a clone is (actions/checkout fetches a pack): loose objects are one file read each.
+  git(root, "repack", "-adq");
+  return { root, sha };
+}
+
+const best = (xs: number[]) => Math.min(...xs);
+/** Where the trees go (the gate's `tempDir`): BENCH_PROOF_TMP, default the system's temp directory. */
+const parent = process.env.BENCH_PROOF_TMP || tmpdir();
+let failed = false;
+
+// 1. The base view.
+{
+  const base: Record<string, string> = {};
+  const head: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++)
+    base[`src/m${Math.floor(i / 100)}/f${i}.ts`] = `export const v${i} = ${i};\n`.repeat(20);
+  for (let i = 0; i < 1000; i++)
+    head[`src/m${Math.floor(i / 100)}/f${i}.ts`] = `export const v${i} = ${i + 1};\n`.repeat(20);
+  const { root, sha } = repo(base, head);
+  const g = openGit(root);
+  const changed = await g.changedBetween(sha, "HEAD");
+  const listingMs: number[] = [];
+  const headMs: number[] = [];
+  const baseMs: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t0 = performance.now();
+    const listing = await listTree(root);
+    const plan = planBase(changed, (p) => isTestFile(p));
+    const views = openViews({ checkout: root, listing, parent });
+    const t1 = performance.now();
+    views.head();
+    const t2 = performance.now();
+    await views.base({ commit: sha, plan });
+    const t3 = performance.now();
+    views.close();
+    listingMs.push(t1 - t0);
+    headMs.push(t2 - t1);
+    baseMs.push(t3 - t2);
+  }
+  console.log(
+    `proof base view: ${changed.length} changed files of 1,200, in ${parent}: base tree ${best(baseMs).toFixed(0)} ms (head tree ${best(headMs).toFixed(0)} ms, listing ${best(listingMs).toFixed(0)} ms); target ≤ 200 ms`,
+  );
+  if (best(baseMs) > 200) failed = true;
+  rmSync(root, { recursive: true, force: true });
+}
+
+// 2. 100 mapped vitest tests in a 200-file project (BENCH_PROOF_VIEW_ONLY=1 skips it: minutes under load).
+if (!process.env.BENCH_PROOF_VIEW_ONLY) {
+  const base: Record<string, string> = {
+    "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4" } }),
+  };
+  const head: Record<string, string> = {};
+  const lines: { id: string; file: string; name: string }[] = [];
+  for (let i = 0; i < 100; i++) {
+    base[`src/f${i}.ts`] = `export const f${i} = (x: number): number => x;\n`;
+    base[`tests/f${i}.test.ts`] =
+      `import { describe, expect, it } from "vitest";\nimport { f${i} } from "../src/f${i}.js";\ndescribe("f${i}", () => { it("doubles", () => expect(f${i}(2)).toBe(${i < 50 ? 4 : 2})); });\n`;
+    if (i < 50) head[`src/f${i}.ts`] = `export const f${i} = (x: number): number => x * 2;\n`;
+    lines.push({
+      id: `FR-${String(i + 1).padStart(3, "0")}`,
+      file: `tests/f${i}.test.ts`,
+      name: `f${i} > doubles`,
+    });
+  }
+  const { root, sha } = repo(base, head);
+  const g = openGit(root);
+  const changed = await g.changedBetween(sha, "HEAD");
+  const contract = "specs/001-x/spec.md";
+  const at = (line: number) => ({ path: contract, line, column: 1 });
+  const entries = lines.map((l, k) => ({
+    requirement: { id: l.id, location: at(40 + k) },
+    target: { kind: "test" as const, file: l.file, name: l.name },
+    location: at(40 + k),
+  }));
+  const input = {
+    contract,
+    model: {
+      layout: "spec" as const,
+      requirements: [],
+      scenarios: [],
+      acceptance: [],
+      guardrails: [],
+      verification: [],
+      openQuestions: [],
+      stories: [],
+      successCriteria: [],
+    },
+    entries,
+    changed: new Set(lines.slice(0, 50).map((l) => l.id)),
+  };
+  const overheads: number[] = [];
+  let verdicts = "";
+  for (let k = 0; k < 2; k++) {
+    const t = performance.now();
+    const out = await proveTests([input], {
+      root,
+      base: sha,
+      changed,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      signal: new AbortController().signal,
+      tempDir: parent,
+    });
+    const wall = performance.now() - t;
+    const proof = out.get(contract)!;
+    const inRuns = proof.runs.reduce((s, r) => s + r.durationMs, 0);
+    overheads.push(wall - inRuns);
+    const count = new Map<string, number>();
+    for (const p of proof.tests) count.set(p.verdict, (count.get(p.verdict) ?? 0) + 1);
+    verdicts = [...count].map(([v, n]) => `${n} ${v}`).join(", ");
+    if (proof.runs.some((r) => r.error)) {
+      console.log(
+        `proof bench: a run failed: ${proof.runs.map((r) => r.error?.message).join("; ")}`,
+      );
+      failed = true;
+    }
+    console.log(`  run ${k + 1}: wall ${wall.toFixed(0)} ms, in the two vitest runs ${inRuns} ms`);
+  }
+  console.log(
+    `proof of 100 mapped vitest tests (200 files, 50 changed): overhead beyond the two runner invocations ${best(overheads).toFixed(0)} ms (${verdicts}); target ≤ 1,000 ms`,
+  );
+  if (best(overheads) > 1000) failed = true;
+  rmSync(root, { recursive: true, force: true });
+}
+
+// 3. The same 100 mapped tests with a runner that only copies a results file: the gate's own
+//    overhead without a real runner's noise (views, listing, reading, grading, clean-up).
+{
+  const base: Record<string, string> = {};
+  const head: Record<string, string> = {};
+  let cases = "";
+  const entries = [];
+  const contract = "specs/001-x/spec.md";
+  const at = { path: contract, line: 40, column: 1 };
+  for (let i = 0; i < 100; i++) {
+    base[`src/f${i}.ts`] = `export const f${i} = ${i};\n`;
+    base[`tests/f${i}.test.ts`] = "// a test\n";
+    if (i < 50) head[`src/f${i}.ts`] = `export const f${i} = ${i + 1};\n`;
+    cases += `<testcase classname="tests/f${i}.test.ts" name="f${i} &gt; doubles"/>`;
+    entries.push({
+      requirement: { id: `FR-${i}`, location: at },
+      target: { kind: "test" as const, file: `tests/f${i}.test.ts`, name: `f${i} > doubles` },
+      location: at,
+    });
+  }
+  const { root, sha } = repo(base, head);
+  const xml = join(mkdtempSync(join(tmpdir(), "cg-bench-xml-")), "results.xml");
+  writeFileSync(xml, `<testsuites><testsuite name="x">${cases}</testsuite></testsuites>`);
+  const g = openGit(root);
+  const changed = await g.changedBetween(sha, "HEAD");
+  const input = {
+    contract,
+    model: {
+      layout: "spec" as const,
+      requirements: [],
+      scenarios: [],
+      acceptance: [],
+      guardrails: [],
+      verification: [],
+      openQuestions: [],
+      stories: [],
+      successCriteria: [],
+    },
+    entries,
+    changed: new Set(entries.slice(0, 50).map((e) => e.requirement.id)),
+  };
+  const overheads: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t = performance.now();
+    const out = await proveTests([input], {
+      root,
+      base: sha,
+      changed,
+      testCommand: `cp '${xml}' {junit} # {files}`,
+      env: { PATH: process.env.PATH },
+      signal: new AbortController().signal,
+      tempDir: parent,
+    });
+    const proof = out.get(contract)!;
+    overheads.push(performance.now() - t - proof.runs.reduce((s, r) => s + r.durationMs, 0));
+  }
+  console.log(
+    `proof overhead with a no-op runner (100 mapped tests, 200 files, 50 changed, trees in ${parent}): ${best(overheads).toFixed(0)} ms; target ≤ 1,000 ms`,
+  );
+  if (best(overheads) > 1000) failed = true;
+  rmSync(root, { recursive: true, force: true });
+}
+
+if (failed) process.exitCode = 1;

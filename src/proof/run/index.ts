@@ -1,0 +1,222 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ChangedFile } from "../../github/types.js";
+import { type ProcessRunner, runProcess } from "../../process/run-process.js";
+import { openSandbox, type SandboxOptions } from "../../sandbox/index.js";
+import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
+import type { ProofRun, ProveInput, TestProof } from "../types.js";
+import { detectTestCommand } from "./detect.js";
+import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
+import { commandFromInput, type TestCommand } from "./presets.js";
+import { type Invocation, runSide } from "./side.js";
+import { listTree, openViews, type ProofViews, planBase } from "./view.js";
+
+export { commandFromInput, PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
+export { settleWithProof } from "./settle.js";
+
+/** Default `test-timeout-seconds`: each runner invocation's bound. */
+export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
+
+/** Where one side's commands run: a sandbox around `root` that may also read `reads`. */
+export type RunnerFactory = (tree: { root: string; reads: readonly string[] }) => Promise<{
+  run: ProcessRunner;
+  close(): void;
+}>;
+
+/** Everything `proveTests` needs besides the specs: the repository, the PR's changes, the inputs. */
+export interface ProverContext {
+  /** The repository's top level (the checkout). Never written: both runs happen in copies. */
+  root: string;
+  /** The merge base of the PR (`Git.mergeBase`): the code before this change. */
+  base: string;
+  /** The PR's changes, merge base → head (`Git.changedBetween`). */
+  changed: readonly ChangedFile[];
+  /** The `test-command` input: a preset name, a template with `{junit}`/`{files}`, or unset (detect). */
+  testCommand?: string;
+  /** The `test-files` input; default `DEFAULT_TEST_FILE_GLOBS`. */
+  testFiles?: readonly string[];
+  /** The `test-timeout-seconds` input, per runner invocation; default 600. */
+  testTimeoutSeconds?: number;
+  /** Where runs happen: `sandboxRunners(…)`; absent: plain processes, no boundary. */
+  runners?: RunnerFactory;
+  /** The environment for test commands, already stripped of credentials. */
+  env: NodeJS.ProcessEnv;
+  /** Aborted on cancellation (SIGTERM, Ctrl-C): the runs are killed, the copies removed. */
+  signal: AbortSignal;
+  /** Where the two trees are made; default the system's temp directory. */
+  tempDir?: string;
+}
+
+/**
+ * Each run inside a sandbox of its own around its tree, through the
+ * sandbox's public entry: the tree read-write, the checkout's ignored
+ * entries the tree links to (`node_modules`) read-only.
+ */
+export function sandboxRunners(
+  options: Omit<SandboxOptions, "root" | "extraReads"> & { extraReads?: readonly string[] },
+): RunnerFactory {
+  return async ({ root, reads }) => {
+    const sandbox = await openSandbox({
+      ...options,
+      root,
+      extraReads: [...(options.extraReads ?? []), ...reads],
+    });
+    return { run: sandbox.run, close: () => sandbox.close() };
+  };
+}
+
+const plainRunners: RunnerFactory = async () => ({ run: runProcess, close: () => {} });
+
+/**
+ * The requirement proof's test half (docs/proof.md): runs every mapped test
+ * of every spec once at head and once on the code before the change — one
+ * runner invocation per side (per file for Node) — and grades each test
+ * SWE-bench's way. Never throws for what the repository holds: a runner
+ * that cannot be chosen, a base that cannot be read or a run that decides
+ * nothing makes its tests execution errors, with why and how to fix it.
+ * Keyed by `ProveInput.contract`.
+ */
+export async function proveTests(
+  inputs: readonly ProveInput[],
+  ctx: ProverContext,
+): Promise<Map<string, TestProof>> {
+  const graded = new Map(inputs.map((i) => [i.contract, gradedEntries(i.entries, i.changed)]));
+  const all = [...graded.values()].flat();
+  const out = new Map<string, TestProof>();
+  if (all.length === 0) {
+    for (const i of inputs) out.set(i.contract, { runs: [], tests: [] });
+    return out;
+  }
+  const files = [...new Set(all.map((e) => e.file))].sort();
+  const chosen = chooseCommand(ctx, files);
+  if (!chosen.ok) {
+    const run: ProofRun = {
+      side: "head",
+      command: "",
+      preset: "none",
+      chosenBy: ctx.testCommand?.trim() ? "the test-command input" : "detection",
+      error: { message: chosen.message, hint: chosen.hint },
+      durationMs: 0,
+    };
+    const failed: Invocation[] = [{ run, files }];
+    return settleAll(inputs, graded, all, failed, failed);
+  }
+  const command = chosen.command;
+  const globs = ctx.testFiles ?? DEFAULT_TEST_FILE_GLOBS;
+  const mapped = new Set(files);
+  const timeoutMs = (ctx.testTimeoutSeconds ?? DEFAULT_TEST_TIMEOUT_SECONDS) * 1000;
+  const runners = ctx.runners ?? plainRunners;
+
+  let views: ProofViews | undefined;
+  try {
+    const listing = await listTree(ctx.root);
+    const plan = planBase(ctx.changed, (p) => mapped.has(p) || isTestFile(p, globs));
+    views = openViews({
+      checkout: ctx.root,
+      listing,
+      ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
+    });
+    const reads = views.reads;
+    const side = async (which: "head" | "base", tree: string): Promise<Invocation[]> => {
+      const runner = await runners({ root: tree, reads });
+      try {
+        return await runSide({
+          side: which,
+          command,
+          files,
+          tree,
+          run: runner.run,
+          env: ctx.env,
+          timeoutMs,
+          signal: ctx.signal,
+        });
+      } finally {
+        runner.close();
+      }
+    };
+    const head = await side("head", views.head());
+    // The base tree is written only now: nothing the head run did can reach into it.
+    let baseTree: string | undefined;
+    let baseError: string | undefined;
+    try {
+      baseTree = await views.base({ commit: ctx.base, plan });
+    } catch (e) {
+      baseError = `the code before this change cannot be laid out: ${(e as Error).message}`;
+    }
+    const base =
+      baseTree !== undefined
+        ? await side("base", baseTree)
+        : [unrun(command, files, baseError ?? "the base run did not run")];
+    return settleAll(inputs, graded, all, head, base);
+  } catch (e) {
+    // The checkout could not be listed or copied: nothing ran.
+    const run: ProofRun = {
+      side: "head",
+      command: "",
+      preset: command.preset,
+      chosenBy: command.chosenBy,
+      error: {
+        message: `the proof could not lay out the checkout: ${(e as Error).message}`,
+        hint: "Run the gate in a git checkout of the pull request with room in the temp directory.",
+      },
+      durationMs: 0,
+    };
+    const failed: Invocation[] = [{ run, files }];
+    return settleAll(inputs, graded, all, failed, failed);
+  } finally {
+    views?.close();
+  }
+}
+
+function unrun(command: TestCommand, files: string[], message: string): Invocation {
+  return {
+    run: {
+      side: "base",
+      command: "",
+      preset: command.preset,
+      chosenBy: command.chosenBy,
+      error: {
+        message,
+        hint: "Fetch the history (actions/checkout with fetch-depth: 0) so the base versions can be read.",
+      },
+      durationMs: 0,
+    },
+    files,
+  };
+}
+
+function chooseCommand(
+  ctx: ProverContext,
+  files: readonly string[],
+): { ok: true; command: TestCommand } | { ok: false; message: string; hint: string } {
+  const input = ctx.testCommand?.trim();
+  if (input) return commandFromInput(input);
+  return detectTestCommand((p) => {
+    try {
+      return readFileSync(join(ctx.root, p), "utf8");
+    } catch {
+      return undefined;
+    }
+  }, files);
+}
+
+function settleAll(
+  inputs: readonly ProveInput[],
+  graded: ReadonlyMap<string, GradedEntry[]>,
+  all: readonly GradedEntry[],
+  head: readonly Invocation[],
+  base: readonly Invocation[],
+): Map<string, TestProof> {
+  const out = new Map<string, TestProof>();
+  const invocations = [...new Set([...head, ...base])];
+  for (const i of inputs) {
+    const entries = graded.get(i.contract) ?? [];
+    const tests = entries.map((e) =>
+      gradeTest(e, answerFor(e, head, all), answerFor(e, base, all)),
+    );
+    const files = new Set(entries.map((e) => e.file));
+    const runs = invocations.filter((v) => v.files.some((f) => files.has(f))).map((v) => v.run);
+    out.set(i.contract, { runs, tests });
+  }
+  return out;
+}

@@ -1,0 +1,299 @@
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { runGit } from "../../git/run.js";
+import type { ChangedFile } from "../../github/types.js";
+
+/**
+ * The two trees the proof runs in, both temporary copies beside the
+ * checkout, so the checkout and its git index are never written, whatever
+ * happens to the gate (the seed's evaluator swaps files in place and must
+ * restore them; a copy has nothing to restore):
+ * - head: the checkout's files as they are;
+ * - base: the same, with every non-test file the PR changed replaced by its
+ *   merge-base version, added non-test files left out and deleted ones
+ *   restored; test files (and every mapped test file) stay as at head.
+ * Both get the checkout's ignored entries (`node_modules`, `.venv`, build
+ * output) as symlinks, so what the checkout installed serves both runs and
+ * the two trees differ only where the PR's source does.
+ */
+
+/** What the checkout holds: files git tracks or would add, and ignored entries (not descended into). */
+export interface TreeListing {
+  files: string[];
+  ignored: string[];
+}
+
+export async function listTree(root: string): Promise<TreeListing> {
+  const split = (b: Buffer) =>
+    b
+      .toString("utf8")
+      .split("\0")
+      .filter((p) => p !== "");
+  const files = split(
+    await runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]),
+  );
+  const ignored = split(
+    await runGit(root, [
+      "ls-files",
+      "-z",
+      "--others",
+      "--ignored",
+      "--exclude-standard",
+      "--directory",
+    ]),
+  ).map((p) => p.replace(/\/$/, ""));
+  return { files: [...new Set(files)], ignored };
+}
+
+/** Which changed paths the base view takes from the merge base, and which it leaves out. */
+export interface BasePlan {
+  restore: string[];
+  hide: string[];
+}
+
+/** The base view's changes, from the PR's changed files: each path judged by whether it is a test. */
+export function planBase(
+  changed: readonly ChangedFile[],
+  keep: (path: string) => boolean,
+): BasePlan {
+  const restore = new Set<string>();
+  const hide = new Set<string>();
+  for (const f of changed) {
+    const gone = (p: string) => {
+      if (!keep(p)) restore.add(p);
+    };
+    const added = (p: string) => {
+      if (!keep(p)) hide.add(p);
+    };
+    switch (f.status) {
+      case "added":
+      case "copied":
+        added(f.path);
+        break;
+      case "removed":
+        gone(f.path);
+        break;
+      case "renamed":
+        added(f.path);
+        if (f.previousPath !== undefined) gone(f.previousPath);
+        break;
+      case "unchanged":
+        break;
+      default:
+        gone(f.path);
+    }
+  }
+  for (const p of restore) hide.delete(p);
+  return { restore: [...restore].sort(), hide: [...hide].sort() };
+}
+
+/** The most bytes one restored base file may have: past it the base view is not built. */
+export const MAX_BASE_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface ProofViews {
+  /** The directory holding both trees. */
+  dir: string;
+  /** Real paths the symlinked ignored entries point at: a sandbox must let checks read them. */
+  reads: string[];
+  /** Writes the head tree; returns its path. */
+  head(): string;
+  /**
+   * Writes the base tree; returns its path. Called after the head run, so no
+   * head test can reach into it. Throws with a message naming the file when
+   * a base version cannot be read (a symlink or submodule at base, too large).
+   */
+  base(from: { commit: string; plan: BasePlan }): Promise<string>;
+  /** Removes both trees. */
+  close(): void;
+}
+
+/** A new temporary directory for the two trees of one proof. */
+export function openViews(opts: {
+  checkout: string;
+  listing: TreeListing;
+  parent?: string;
+}): ProofViews {
+  const dir = mkdtempSync(join(opts.parent ?? tmpdir(), "contract-gate-proof-"));
+  return {
+    dir,
+    reads: [...new Set(opts.listing.ignored.map((p) => realOr(join(opts.checkout, p))))],
+    head() {
+      const tree = join(dir, "head");
+      materialize(opts.checkout, tree, opts.listing, new Map(), new Set());
+      return tree;
+    },
+    async base(from) {
+      const bytes = await readBase(opts.checkout, from.commit, from.plan.restore);
+      const tree = join(dir, "base");
+      materialize(opts.checkout, tree, opts.listing, bytes, new Set(from.plan.hide));
+      return tree;
+    },
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Both trees at once (tests, benches): `openViews`, then head and (when `base` is given) base. */
+export async function buildViews(opts: {
+  checkout: string;
+  listing: TreeListing;
+  /** The merge base and what to take from it. */
+  base?: { commit: string; plan: BasePlan };
+  parent?: string;
+}): Promise<{ dir: string; head: string; base?: string; reads: string[]; close(): void }> {
+  const views = openViews(opts);
+  try {
+    const head = views.head();
+    const base = opts.base ? await views.base(opts.base) : undefined;
+    return {
+      dir: views.dir,
+      head,
+      ...(base !== undefined && { base }),
+      reads: views.reads,
+      close: views.close,
+    };
+  } catch (e) {
+    views.close();
+    throw e;
+  }
+}
+
+/**
+ * The merge-base versions of `paths`: one `ls-tree -r` (modes and objects,
+ * no sizes: a size costs a read of every object) and one `cat-file --batch`.
+ * Hardened git (src/git/run.ts), like every git command the gate runs.
+ */
+async function readBase(
+  checkout: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  if (paths.length === 0) return out;
+  const wanted = new Set(paths);
+  const tree = await runGit(checkout, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  const blobs: { path: string; object: string }[] = [];
+  for (const entry of tree.toString("utf8").split("\0")) {
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const path = entry.slice(tab + 1);
+    if (!wanted.has(path)) continue;
+    const [mode = "", type = "", object = ""] = entry.slice(0, tab).split(" ");
+    if (type !== "blob" || mode === "120000") {
+      throw new Error(
+        `${path} is not a regular file at the base (mode ${mode}): the base view cannot restore it`,
+      );
+    }
+    blobs.push({ path, object });
+  }
+  // Missing at the base (a change the diff reports but the merge base does not hold): left out.
+  if (blobs.length === 0) return out;
+  const all = await runGit(
+    checkout,
+    ["cat-file", "--batch"],
+    blobs.map((b) => `${b.object}\n`).join(""),
+  );
+  let at = 0;
+  for (const b of blobs) {
+    const eol = all.indexOf(10, at);
+    const [oid, type, size] = (eol < 0 ? "" : all.subarray(at, eol).toString("utf8")).split(" ");
+    if (
+      oid !== b.object ||
+      type !== "blob" ||
+      size === undefined ||
+      eol + 1 + Number(size) > all.length
+    ) {
+      throw new Error(`${b.path} cannot be read at the base (object ${b.object})`);
+    }
+    if (Number(size) > MAX_BASE_FILE_BYTES) {
+      throw new Error(
+        `${b.path} is ${size} bytes at the base, over the ${MAX_BASE_FILE_BYTES}-byte limit of the base view`,
+      );
+    }
+    out.set(b.path, all.subarray(eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
+  }
+  return out;
+}
+
+/** Writes one tree: the listing's files copied (or replaced, or left out), ignored entries linked. */
+function materialize(
+  checkout: string,
+  dest: string,
+  listing: TreeListing,
+  replace: ReadonlyMap<string, Uint8Array>,
+  hide: ReadonlySet<string>,
+): void {
+  const made = new Set<string>();
+  const dirOf = (p: string) => {
+    const d = dirname(p);
+    if (!made.has(d)) {
+      mkdirSync(d, { recursive: true });
+      made.add(d);
+    }
+  };
+  mkdirSync(dest, { recursive: true });
+  made.add(dest);
+  for (const rel of listing.files) {
+    if (hide.has(rel) || replace.has(rel)) continue;
+    const from = join(checkout, rel);
+    const to = join(dest, rel);
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(from);
+    } catch {
+      continue; // listed by the index but deleted in the working tree
+    }
+    dirOf(to);
+    if (st.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else if (st.isDirectory())
+      symlinkSync(from, to); // a submodule's work tree
+    else copyFileSync(from, to);
+  }
+  for (const [rel, bytes] of replace) {
+    const to = join(dest, rel);
+    dirOf(to);
+    writeFileSync(to, bytes);
+  }
+  for (const rel of listing.ignored) link(join(checkout, rel), join(dest, rel), dirOf);
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function present(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Links an ignored entry; where tracked files already made it a directory, links what is inside. */
+function link(from: string, to: string, dirOf: (p: string) => void): void {
+  if (!present(to)) {
+    dirOf(to);
+    // To the real path: a sandbox shows the checkout's ignored entries at their real paths only.
+    symlinkSync(realOr(from), to);
+    return;
+  }
+  if (!lstatSync(to).isDirectory() || !lstatSync(from).isDirectory()) return;
+  for (const name of readdirSync(from)) link(join(from, name), join(to, name), dirOf);
+}
