@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import { blockModified } from "../committed.js";
+import { kindOf } from "../formats/kinds.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
-import { kindOf } from "../formats/kinds.js";
 import { loadContracts } from "../load.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
@@ -141,6 +141,8 @@ export async function runAction({
         integrity: compared,
         contracts: loaded,
         sandbox,
+        sandboxHost,
+        protect,
         // The merge job runs no test: its sandbox never started, and the legs ran the checks.
         ...(merging !== undefined ? { prover: DEFAULT_TEST_PROVER } : prover && { prover }),
       }),

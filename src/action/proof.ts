@@ -5,13 +5,9 @@ import type { IntegrityReport } from "../integrity/types.js";
 import type { Contract } from "../model.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { withProofFindings } from "../proof/findings.js";
-import {
-  DEFAULT_TEST_PROVER,
-  gitSide,
-  type ProofResult,
-  proveRequirements,
-  type TestProver,
-} from "../proof/index.js";
+import { gitSide, type ProofResult, proveRequirements, type TestProver } from "../proof/index.js";
+import { sandboxRunners } from "../proof/run/index.js";
+import { runningTestProver } from "../proof/run/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
 import type { Scope } from "./collect.js";
 import { isUntrusted } from "./event.js";
@@ -40,6 +36,9 @@ export async function proveStage(args: {
   contracts: readonly Contract[];
   sandbox: Promise<Sandbox> | undefined;
   prover?: TestProver;
+  /** How to start the sandbox host, and the action's own files: each proof run gets a sandbox of its own. */
+  sandboxHost?: readonly string[] | undefined;
+  protect?: readonly string[] | undefined;
 }): Promise<{ proof: ProofResult; integrity: IntegrityReport }> {
   const { git, settings, gated, scope, integrity } = args;
   const base = integrity.applies ? integrity.base : undefined;
@@ -69,7 +68,20 @@ export async function proveStage(args: {
         },
       }),
       options: settings.proof,
-      prover: args.prover ?? DEFAULT_TEST_PROVER,
+      // The runs happen in copies of the checkout, each in a sandbox of its own, as checks are.
+      prover:
+        args.prover ??
+        runningTestProver(
+          sandboxRunners({
+            mode: settings.sandbox,
+            env: args.env,
+            hostCommand: args.sandboxHost,
+            memoryMb: settings.checkMemoryMb,
+            extraReads: settings.sandboxRead,
+            network: settings.checkNetwork,
+            ...(args.protect && { protect: args.protect }),
+          }),
+        ),
       context: {
         root: settings.workingDirectory,
         git,

@@ -1,5 +1,6 @@
 import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
+import type { SpecProof } from "../proof/types.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
@@ -8,7 +9,6 @@ import { runReportJsonChunks, type ShardBlock } from "../report/run-json.js";
 import { runLineText } from "../report/run-line.js";
 import { renderTerminal } from "../report/terminal.js";
 import { describeSandbox } from "../sandbox/describe.js";
-import type { SpecProof } from "../proof/types.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { Conclusion, ContractOutcome, RunSummary } from "../verdict.js";
 import type { CliIO } from "./io.js";

@@ -4,6 +4,8 @@ import { cliIntegrity } from "../integrity/cli-base.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
+import { sandboxRunners } from "../proof/run/index.js";
+import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
@@ -146,16 +148,16 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const baseReport = await cliIntegrity(root, values.base, values.contracts);
 
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
-  const sandbox = await openSandbox({
+  const sandboxOptions = {
     mode: mode as SandboxMode,
-    root,
     env: io.env,
     hostCommand: io.sandboxHost,
     memoryMb,
     extraReads,
     network: network as CheckNetwork,
     ...(io.protect && { protect: io.protect }),
-  });
+  };
+  const sandbox = await openSandbox({ ...sandboxOptions, root });
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   let result: EngineResult;
@@ -168,6 +170,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       options: proofOptions,
       env: credentialFreeEnv(io.env),
       runProcess: sandbox.run,
+      // The proof's runs happen in copies of the checkout, each in a sandbox of its own.
+      prover: runningTestProver(sandboxRunners(sandboxOptions)),
       ...(io.signal ? { signal: io.signal } : {}),
     });
     result = await runContracts(proved.proof.contracts, {
@@ -274,7 +278,6 @@ function proofFlags(values: {
     ),
   };
 }
-
 
 /** A live `[done/total] running …` line on stderr, redrawn at most every 100 ms. */
 function progressLine(io: CliIO) {

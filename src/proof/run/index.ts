@@ -45,6 +45,12 @@ export interface ProverContext {
   signal: AbortSignal;
   /** Where the two trees are made; default the system's temp directory. */
   tempDir?: string;
+  /**
+   * Set when the PR's code may not run (the trust policy: `untrusted-commands`
+   * `block`/`skip`): a test run is the PR's code, so no runner starts and
+   * every mapped test is an execution error saying why.
+   */
+  refuse?: { message: string; hint: string };
 }
 
 /**
@@ -88,7 +94,7 @@ export async function proveTests(
     return out;
   }
   const files = [...new Set(all.map((e) => e.file))].sort();
-  const chosen = chooseCommand(ctx, files);
+  const chosen = ctx.refuse ? { ok: false as const, ...ctx.refuse } : chooseCommand(ctx, files);
   if (!chosen.ok) {
     const run: ProofRun = {
       side: "head",
