@@ -202,9 +202,7 @@ function headings(markdown: string): string[] {
 }
 
 describe("run --markdown and the documented sample", () => {
-  it("has the sample's title and headings: the action's check-run name, the same levels", {
-    timeout: 60_000,
-  }, async () => {
+  it("has the sample's title and headings: the action's check-run name, the same levels", async () => {
     // docs/example-report.md is the demo's report as the action renders it (scripts/example-report.ts).
     const sample = readFileSync(join(import.meta.dirname, "../docs/example-report.md"), "utf8");
     const root = copyTree(join(import.meta.dirname, "../examples/demo"));

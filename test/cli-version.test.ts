@@ -24,9 +24,7 @@ describe("contract-gate --version", () => {
     expect(bin.status).toBe(0);
   });
 
-  it("follows a version bump through the bundler, and the bundle reads no package.json when it runs", {
-    timeout: 120_000,
-  }, () => {
+  it("follows a version bump through the bundler, and the bundle reads no package.json when it runs", () => {
     // A copy of the sources with another version, bundled as `npm run bundle` does.
     const dir = tempDir("cg-version-");
     cpSync(join(ROOT, "src"), join(dir, "src"), { recursive: true });

@@ -25,9 +25,7 @@ import {
 const KINDS = join(import.meta.dirname, "fixtures", "kinds");
 const fixture = (rel: string) => readFileSync(join(KINDS, rel), "utf8");
 
-describe("contract-gate action (dist/index.js): the planner and workphase kinds", {
-  timeout: 90_000,
-}, () => {
+describe("contract-gate action (dist/index.js): the planner and workphase kinds", () => {
   it("a PR with a plan, its context, a QR file and a workphase pair: every criterion on every surface", async ({
     expect,
   }) => {
@@ -207,9 +205,7 @@ function expectNoFinding(expect: ExpectStatic, g: Gate) {
   expect(g.r.stdout).toMatch(/^Contract changes against the merge base \w+\n {2}none$/m);
 }
 
-describe("the planner and workphase base rules through the bundled action (issue 13)", {
-  timeout: 120_000,
-}, () => {
+describe("the planner and workphase base rules through the bundled action", () => {
   it("QR: a PASS item changed, items added and removed, iteration wound back → warnings on every surface that block nothing", async ({
     expect,
   }) => {

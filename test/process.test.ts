@@ -230,9 +230,7 @@ describe("runProcess: process trees", () => {
     expect(existsSync(sentinel)).toBe(false);
   });
 
-  it("settles when a grandchild outside the group holds the pipes open", {
-    timeout: 10_000,
-  }, async () => {
+  it("settles when a grandchild outside the group holds the pipes open", async () => {
     const pidFile = join(tempDir(), "pid");
     try {
       const run = await runProcess(

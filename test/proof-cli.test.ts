@@ -14,6 +14,8 @@ async function run(head: Record<string, string | null>, ...flags: string[]) {
   const r = await runCli(
     ["run", "--base", "main", "--json", "--no-write", "--sandbox", "off", ...flags],
     root,
+    // The proof runs vitest through npx, which needs a PATH (the harness's env is empty).
+    { PATH: process.env.PATH },
   );
   const json = JSON.parse(r.stdout || "{}");
   const findings = (json.integrity?.findings ?? []) as JsonFinding[];

@@ -19,10 +19,18 @@ import {
   runAction,
   standInFor,
 } from "./helpers/action-harness.js";
-import { BASE_FILES, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
+import { BASE_FILES, linkNodeModules, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
 
-// The build PR brings its spec (seed 004: spec, then build, on one branch), so the spec is in scope.
-const { [SPEC_PATH]: spec, ...BEFORE } = BASE_FILES;
+// The build PR adds FR-001 to a spec that has FR-002 (an invariant now) and builds it, so the
+// spec is in scope, FR-001's test must fail on the code before the change and FR-002's must pass.
+const { [SPEC_PATH]: spec, ...rest } = BASE_FILES;
+const BEFORE = {
+  ...rest,
+  [SPEC_PATH]: spec!
+    .split("\n")
+    .filter((l) => !l.includes("FR-001"))
+    .join("\n"),
+};
 const FIXED = {
   [SPEC_PATH]: spec!,
   "src/trim.ts": "export const trim = (s: string) => s.trim();\n",
@@ -31,6 +39,7 @@ const ONLY = { ...FIXED, "tests/trim.test.ts": TEST.replace('it("keeps', 'it.onl
 
 async function pr(head: Record<string, string>) {
   const repo = await makeRepo({ base: BEFORE, head });
+  linkNodeModules(repo.dir);
   const gh = await standInFor(repo);
   gh.addCollaborator(REPO, "octocat", "write");
   gh.addCollaborator(REPO, "maintainer", "write");
@@ -42,7 +51,9 @@ describe("the requirement proof through the bundled action", () => {
     expect,
   }) => {
     const { repo, gh } = await pr(ONLY);
-    const opened = await runAction({ repo, gh, event: "pull_request" });
+    // The subject is the tamper finding and its approval; the proof's test runs are the honest twin's.
+    const inputs = { "requirement-proof": "off" };
+    const opened = await runAction({ repo, gh, event: "pull_request", inputs });
     expect(opened.code, opened.stdout).toBe(1);
     expect(report(opened).integrity).toMatchObject({
       blocking: 1,
@@ -50,9 +61,8 @@ describe("the requirement proof through the bundled action", () => {
     });
     const spec = report(opened).contracts.find((c: { path: string }) => c.path === SPEC_PATH);
     expect(spec.proof).toMatchObject({
-      enabled: true,
+      enabled: false,
       tamper: [{ code: "test-marker-added", line: 4 }],
-      unproved: expect.stringMatching(/no test run/),
     });
     let run = lastRun(gh);
     expect(run.conclusion).toBe("failure");
@@ -77,6 +87,7 @@ describe("the requirement proof through the bundled action", () => {
       repo,
       gh,
       event: "pull_request_review",
+      inputs,
       payload: payloadFor("pull_request_review", repo, {
         review: { login: "maintainer", sha: repo.head, action: "submitted" },
       }),
@@ -115,9 +126,29 @@ describe("the requirement proof through the bundled action", () => {
     expect,
   }) => {
     const { repo, gh } = await pr(FIXED);
-    const honest = await runAction({ repo, gh, event: "pull_request" });
+    // vitest comes from this repository's node_modules, inside the action's own folder (which the
+    // sandbox keeps read-only over anything inside it): the runs go unsandboxed here;
+    // proof-run.test.ts runs the same proof inside the sandbox.
+    const honest = await runAction({ repo, gh, event: "pull_request", inputs: { sandbox: "off" } });
     expect(honest.code, honest.stdout).toBe(0);
     expect(report(honest).integrity.findings).toEqual([]);
+    // The proof ran vitest twice: FR-001's test fails on the code before the change, passes after.
+    const proved = report(honest).contracts.find((c: { path: string }) => c.path === SPEC_PATH);
+    expect(proved.proof.tests).toContainEqual(
+      expect.objectContaining({
+        requirement: "FR-001",
+        base: "failed",
+        head: "passed",
+        verdict: "proven",
+      }),
+    );
+    expect(proved.proof.tests).toContainEqual(
+      expect.objectContaining({
+        requirement: "FR-002",
+        head: "passed",
+        verdict: "invariant-holds",
+      }),
+    );
     const off = await runAction({
       repo,
       gh,

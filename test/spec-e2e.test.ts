@@ -41,6 +41,9 @@ async function cli(args: string[]) {
   }
 }
 
+/** These tests are about the spec kinds, not the proof (proof-e2e.test.ts): mapped requirements await it. */
+const PROOF_OFF = { "requirement-proof": "off" };
+
 describe("the CLI (bin/contract-gate.js) on requirement specs", () => {
   it("validate names a phantom completion at its file:line:col and fails; its twin passes", async ({
     expect,
@@ -73,7 +76,7 @@ describe("the CLI (bin/contract-gate.js) on requirement specs", () => {
   });
 });
 
-describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }, () => {
+describe("the action (dist/index.js) on requirement specs", () => {
   it("a PR adding both layouts: Verification commands run, requirements await proof, nothing green", async ({
     expect,
   }) => {
@@ -83,7 +86,7 @@ describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }
     });
     const gh = await standInFor(repo, {});
     try {
-      const r = await runAction({ repo, gh, event: "pull_request" });
+      const r = await runAction({ repo, gh, event: "pull_request", inputs: PROOF_OFF });
       expect(r.code, r.stdout).toBe(0);
       const report = RunReportSchema.parse(JSON.parse(readFileSync(r.outputs.report!, "utf8")));
       expect(report.contracts.map((c) => [c.path, c.kind, c.verdict])).toEqual([
@@ -120,7 +123,7 @@ describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }
     });
     const gh = await standInFor(weakened, {});
     try {
-      const r = await runAction({ repo: weakened, gh, event: "pull_request" });
+      const r = await runAction({ repo: weakened, gh, event: "pull_request", inputs: PROOF_OFF });
       expect(r.code, r.stdout).toBe(1);
       const [run] = gh.repo(REPO).checkRuns;
       expect(run!.conclusion).toBe("failure");
@@ -147,7 +150,7 @@ describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }
     });
     const gh2 = await standInFor(grown, {});
     try {
-      const r = await runAction({ repo: grown, gh: gh2, event: "pull_request" });
+      const r = await runAction({ repo: grown, gh: gh2, event: "pull_request", inputs: PROOF_OFF });
       expect(r.code, r.stdout).toBe(0);
       const [run] = gh2.repo(REPO).checkRuns;
       expect(run!.conclusion).toBe("neutral");
@@ -170,7 +173,7 @@ describe("the action (dist/index.js) on requirement specs", { timeout: 120_000 }
     });
     const gh = await standInFor(repo, {});
     try {
-      const r = await runAction({ repo, gh, event: "pull_request" });
+      const r = await runAction({ repo, gh, event: "pull_request", inputs: PROOF_OFF });
       expect(r.code, r.stdout).toBe(0);
       const report = JSON.parse(readFileSync(r.outputs.report!, "utf8")) as {
         contracts: { path: string }[];

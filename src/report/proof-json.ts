@@ -21,6 +21,8 @@ export const SpecProofJsonSchema = z.object({
       chosenBy: z.string(),
       exitCode: z.number().int().optional(),
       error: z.object({ message: z.string(), hint: z.string() }).optional(),
+      /** The runner's last output lines (stdout and stderr), where it printed any. */
+      outputTail: z.string().optional(),
       durationMs: z.number(),
     }),
   ),
@@ -43,6 +45,8 @@ export const SpecProofJsonSchema = z.object({
         "execution-error",
       ]),
       reason: z.string(),
+      /** An invariant that fails on the code before the change: shown, blocking nothing. */
+      warning: z.string().optional(),
     }),
   ),
   tamper: z.array(
@@ -93,6 +97,7 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       chosenBy: r.chosenBy,
       ...(r.exitCode !== undefined && { exitCode: r.exitCode }),
       ...(r.error && { error: { message: r.error.message, hint: r.error.hint } }),
+      ...(r.outputTail !== undefined && { outputTail: r.outputTail }),
       durationMs: Math.round(r.durationMs),
     })),
     tests: p.tests.map((t) => ({
@@ -105,6 +110,7 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       head: t.head,
       verdict: t.verdict,
       reason: t.reason,
+      ...(t.warning !== undefined && { warning: t.warning }),
     })),
     tamper: p.tamper.map((t) => ({ ...t })),
     guardrails: p.guardrails.map((g) => ({

@@ -1,3 +1,5 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { git } from "./git.js";
 import { tempDir, writeTree } from "./tmp.js";
 
@@ -48,6 +50,7 @@ it("keeps inner spaces", () => { expect(trim("a b")).toBe("a b"); });
 `;
 
 export const BASE_FILES: Record<string, string> = {
+  ".gitignore": "node_modules\n",
   "package.json": `${JSON.stringify({ name: "x", devDependencies: { vitest: "^4.0.0" } }, null, 2)}\n`,
   "src/trim.ts": "export const trim = (s: string) => s;\n",
   "src/api/index.ts": "export const api = 1;\n",
@@ -60,6 +63,7 @@ export function repo(head: Record<string, string | null>, base = BASE_FILES): st
   const root = tempDir("cg-proof-");
   git(root, "init", "-q", "-b", "main");
   writeTree(root, base);
+  linkNodeModules(root);
   git(root, "add", "-A");
   git(root, "commit", "-q", "-m", "base");
   git(root, "checkout", "-q", "-b", "pr");
@@ -70,4 +74,12 @@ export function repo(head: Record<string, string | null>, base = BASE_FILES): st
   git(root, "add", "-A");
   git(root, "commit", "-q", "--allow-empty", "-m", "head");
   return root;
+}
+
+/**
+ * This repository's node_modules, linked into a test repository (ignored
+ * there, as an install is): the requirement proof really runs vitest.
+ */
+export function linkNodeModules(root: string): void {
+  symlinkSync(join(import.meta.dirname, "../../node_modules"), join(root, "node_modules"));
 }

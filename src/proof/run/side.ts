@@ -116,7 +116,10 @@ function judge(
   try {
     text = readFileSync(junit, "utf8");
   } catch {
-    return fail(`the ${input.side} run (exit ${o.exitCode}) wrote no results file`);
+    const said = lastLine(o.combinedTail);
+    return fail(
+      `the ${input.side} run (exit ${o.exitCode}) wrote no results file${said === "" ? "" : `; its output ends: ${said}`}`,
+    );
   }
   const read = readResults(input, text, files);
   if (!read.ok) return fail(`the ${input.side} run's results cannot be read: ${read.message}`);
