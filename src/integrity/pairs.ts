@@ -1,5 +1,5 @@
+import type { ChangedFile } from "../changed-file.js";
 import { contractPaths, notAContractReason } from "../contract-path.js";
-import type { ChangedFile } from "../github/types.js";
 
 /** A contract the PR touches: its path at base and at head (absent on the side it does not exist). */
 export interface TouchedContract {
