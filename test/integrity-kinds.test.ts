@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareWithBase } from "../src/compare-with-base.js";
 import { openGit } from "../src/git/index.js";
-import { compareWithBase } from "../src/integrity/collect.js";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { runCli } from "./helpers/cli.js";
 import { git } from "./helpers/git.js";

@@ -4,12 +4,6 @@ import { alignChecks } from "../src/integrity/check-align.js";
 import { supersededPaths } from "../src/integrity/compare.js";
 import { touchedContracts } from "../src/integrity/pairs.js";
 import {
-  integrityAnnotations,
-  integrityMarkdown,
-  integrityTerminal,
-} from "../src/integrity/render.js";
-import { IntegrityJsonSchema, integrityJson } from "../src/integrity/report-json.js";
-import {
   type Finding,
   finding,
   gateConclusion,
@@ -17,6 +11,12 @@ import {
   integrityTitle,
 } from "../src/integrity/types.js";
 import type { Contract } from "../src/model.js";
+import {
+  integrityAnnotations,
+  integrityMarkdown,
+  integrityTerminal,
+} from "../src/report/integrity.js";
+import { IntegrityJsonSchema, integrityJson } from "../src/report/integrity-json.js";
 import { plain } from "../src/report/paint.js";
 import { expectGolden } from "./helpers/golden.js";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { cliIntegrity } from "../src/cli/base.js";
 import { findRoot, loadAll } from "../src/cli/shared.js";
-import { cliIntegrity } from "../src/integrity/cli-base.js";
-import { integrityTerminal } from "../src/integrity/render.js";
 import { withIntegrity } from "../src/integrity/types.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { githubSurfaces, rerunHint } from "../src/report/github-surfaces.js";
+import { integrityTerminal } from "../src/report/integrity.js";
 import { plain } from "../src/report/paint.js";
 import { runLineText } from "../src/report/run-line.js";
 import { renderTerminal } from "../src/report/terminal.js";

@@ -7,8 +7,8 @@ import {
   siblingsWithOtherBase,
 } from "../src/action/shared-head.js";
 import { GitHubApiError, type OpenPull, type PullRequestInfo } from "../src/github/types.js";
-import { integrityMarkdown, integrityTerminal } from "../src/integrity/render.js";
 import { type IntegrityReport, integrityTitle, unacknowledged } from "../src/integrity/types.js";
+import { integrityMarkdown, integrityTerminal } from "../src/report/integrity.js";
 import { plain } from "../src/report/paint.js";
 
 const HEAD = "a".repeat(40);

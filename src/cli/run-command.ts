@@ -1,10 +1,9 @@
 import { availableParallelism } from "node:os";
 import { UsageError } from "../discover.js";
-import { cliIntegrity } from "../integrity/cli-base.js";
-import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
 import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
+import { integrityMarkdown, integrityTerminal } from "../report/integrity.js";
 import { DEFAULT_MARKDOWN_BUDGET, renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
@@ -24,6 +23,7 @@ import {
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
+import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { committedOnly, findRoot, loadAll } from "./shared.js";

@@ -1,16 +1,16 @@
 import { dirname } from "node:path/posix";
-import { planHash } from "../drift.js";
-import { kindOf, parseContract } from "../formats/index.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
-import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
-import { readRepoFile } from "../fs/repo-file.js";
-import type { Git } from "../git/index.js";
-import type { Contract, ContractKind } from "../model.js";
-import { compareContracts, supersededPaths, type VersionPair } from "./compare.js";
-import type { TouchedContract } from "./pairs.js";
-import { comparedKind, type Finding } from "./types.js";
-import type { ContractVersion } from "./version.js";
-import type { HeadCitations } from "./workphase-diff.js";
+import { planHash } from "./drift.js";
+import { kindOf, parseContract } from "./formats/index.js";
+import { phaseFiles } from "./formats/plan-contract/file-name.js";
+import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
+import { readRepoFile } from "./fs/repo-file.js";
+import type { Git } from "./git/index.js";
+import { compareContracts, supersededPaths, type VersionPair } from "./integrity/compare.js";
+import type { TouchedContract } from "./integrity/pairs.js";
+import { comparedKind, type Finding } from "./integrity/types.js";
+import type { ContractVersion } from "./integrity/version.js";
+import type { HeadCitations } from "./integrity/workphase-diff.js";
+import type { Contract, ContractKind } from "./model.js";
 
 export interface CompareOptions {
   /** Git of the repository root (or the working directory inside it) the paths are relative to. */

@@ -1,9 +1,9 @@
+import { compareWithBase } from "../compare-with-base.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { GitReadError, openGit } from "../git/index.js";
-import { compareWithBase } from "./collect.js";
-import { touchedContracts } from "./pairs.js";
-import type { IntegrityReport } from "./types.js";
+import { touchedContracts } from "../integrity/pairs.js";
+import type { IntegrityReport } from "../integrity/types.js";
 
 /**
  * `--base <rev>`: compare every contract changed between the merge base of
