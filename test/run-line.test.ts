@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cliIntegrity } from "../src/cli/base.js";
 import { findRoot, loadAll } from "../src/cli/shared.js";
-import { withIntegrity } from "../src/integrity/types.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { githubSurfaces, rerunHint } from "../src/report/github-surfaces.js";
 import { integrityTerminal } from "../src/report/integrity.js";
@@ -10,7 +9,7 @@ import { runLineText } from "../src/report/run-line.js";
 import { renderTerminal } from "../src/report/terminal.js";
 import { changedSince, companionsOf } from "../src/run/changed.js";
 import { runContracts } from "../src/run/engine.js";
-import { summariseRun } from "../src/verdict.js";
+import { summariseRun, withIntegrity } from "../src/verdict.js";
 import { oracleContract } from "./fixtures/run/contracts.js";
 import { runCli } from "./helpers/cli.js";
 import { baseAndHead } from "./helpers/integrity-repo.js";

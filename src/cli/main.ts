@@ -5,7 +5,6 @@ import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
-import { unacknowledged } from "../integrity/types.js";
 import { evidenceProblems, loadContract, unreadProblem } from "../load.js";
 import type { Contract, PlanHeader } from "../model.js";
 import { isInvalid } from "../model.js";
@@ -21,6 +20,7 @@ import {
   renderStatusText,
   statusJson,
 } from "../report/status.js";
+import { unacknowledged } from "../verdict.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";

@@ -1,6 +1,5 @@
 import { availableParallelism } from "node:os";
 import { UsageError } from "../discover.js";
-import { gateConclusion } from "../integrity/types.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import { integrityMarkdown, integrityTerminal } from "../report/integrity.js";
@@ -21,6 +20,7 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
+import { gateConclusion } from "../verdict.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity } from "./base.js";

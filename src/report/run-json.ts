@@ -1,9 +1,14 @@
 import { z } from "zod";
-import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import type { SandboxInfo } from "../sandbox/index.js";
-import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
+import {
+  type ContractOutcome,
+  CRITERION_STATUSES,
+  gateConclusion,
+  type RunSummary,
+} from "../verdict.js";
 import { IntegrityJsonSchema, integrityJson } from "./integrity-json.js";
 
 const problemCodes = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
