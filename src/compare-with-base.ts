@@ -1,14 +1,14 @@
 import { dirname } from "node:path/posix";
 import { planHash } from "./drift.js";
-import { kindOf, parseContract } from "./formats/index.js";
+import { kindOf } from "./formats/index.js";
 import { phaseFiles } from "./formats/plan-contract/file-name.js";
-import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
+import { MAX_CONTRACT_BYTES } from "./formats/text.js";
 import { readRepoFile } from "./fs/repo-file.js";
 import type { Git } from "./git/index.js";
 import { compareContracts, supersededPaths, type VersionPair } from "./integrity/compare.js";
 import type { TouchedContract } from "./integrity/pairs.js";
 import { comparedKind, type Finding } from "./integrity/types.js";
-import type { ContractVersion } from "./integrity/version.js";
+import { type ContractVersion, version } from "./integrity/version.js";
 import type { HeadCitations } from "./integrity/workphase-diff.js";
 import type { Contract, ContractKind } from "./model.js";
 
@@ -170,46 +170,4 @@ function headVersion(root: string, path: string): ContractVersion | undefined {
     planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
   }
   return version(kind, path, read.bytes, read.size, planDigest);
-}
-
-/** The same parse the gate uses, plus the decoded text and (plan contracts) the JSON value. */
-export function version(
-  kind: ContractKind,
-  path: string,
-  bytes: Uint8Array,
-  size: number,
-  planDigest?: string | null,
-): ContractVersion {
-  if (size > MAX_CONTRACT_BYTES) {
-    const contract: Contract = {
-      kind,
-      path,
-      header:
-        kind === "plan-contract"
-          ? {
-              kind,
-              sourcePlanHashLocation: { path, line: 1, column: 1 },
-              tasks: [],
-              successCriteria: [],
-            }
-          : { kind },
-      criteria: [],
-      problems: [fileTooLarge(path, size)],
-    };
-    return { path, contract, text: "", ...(planDigest !== undefined ? { planDigest } : {}) };
-  }
-  const contract = parseContract(kind, path, bytes);
-  const decoded = decodeContractText(path, bytes);
-  const text = typeof decoded === "string" ? decoded : "";
-  const out: ContractVersion = { path, contract, text };
-  if (kind === "plan-contract") out.planDigest = planDigest ?? null;
-  // JSON kinds keep the value: plan contracts and QR files are compared field by field.
-  if (kind !== "oracle-contract") {
-    try {
-      out.json = JSON.parse(text);
-    } catch {
-      // Not JSON: plan contracts compare it as "cannot be listed" (planFindings), QR files not at all.
-    }
-  }
-  return out;
 }
