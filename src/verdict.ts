@@ -1,6 +1,7 @@
 import type { CheckResult } from "./checks/types.js";
 import type { Finding, IntegrityReport } from "./integrity/types.js";
 import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model.js";
+import type { ScopeReason } from "./scope-reason.js";
 
 /** What the gate decided for one criterion. */
 export type CriterionStatus =
@@ -60,6 +61,8 @@ export interface ContractOutcome {
   verdict: ContractVerdict;
   problems: Problem[];
   criteria: CriterionOutcome[];
+  /** Why the run gates this contract (set by the front end that chose the scope). */
+  inScope?: ScopeReason;
 }
 
 export interface VerdictOptions {

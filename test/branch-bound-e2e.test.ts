@@ -1,13 +1,14 @@
 /**
  * A contract bound to the PR's head branch judges the PR under `scope:
  * changed`, though the PR touches only source files: its header's `branch:`
- * names the branch. The log says why it is in scope. A contract bound to
- * another branch stays out (twin). Through the bundled action (run `npm run
+ * names the branch. The log, the check run and the JSON report say why it
+ * is in scope. A contract bound to another branch stays out (twin). Through the bundled action (run `npm run
  * bundle` after changing src/).
  */
 import { describe, expect, it } from "vitest";
 import {
   finish,
+  lastCheckRun,
   makeRepo,
   oracleContract,
   oraclePath,
@@ -22,7 +23,7 @@ const CONTRACT = oracleContract("login", [
   { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
 ]); // branch: feat/login
 
-async function prOnBranch(branch: string) {
+async function prOnBranch(branch: string, inputs: Record<string, string> = {}) {
   const repo = await makeRepo({
     base: { [FAILING]: CONTRACT, "src/login.js": "loop();\n" },
     head: { "src/login.js": "noLoop();\n" },
@@ -35,10 +36,10 @@ async function prOnBranch(branch: string) {
     gh,
     event: "pull_request",
     payload,
-    inputs: { sandbox: "off" },
+    inputs: { sandbox: "off", ...inputs },
   });
   await finish(gh, expect);
-  return r;
+  return { ...r, summary: lastCheckRun(gh).output.summary ?? "" };
 }
 
 describe("contracts bound to the PR's head branch", () => {
@@ -48,6 +49,23 @@ describe("contracts bound to the PR's head branch", () => {
     expect(r.stdout).toContain(
       `${FAILING} is in scope: its header binds it to the PR's head branch feat/login.`,
     );
+    expect(reportOf(r).contracts[0].inScope).toEqual({
+      reason: "branch",
+      text: "its header binds it to the PR's head branch feat/login",
+    });
+    expect(r.summary).toContain(
+      "In scope: its header binds it to the PR's head branch `feat/login`.",
+    );
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("under scope: all every surface says so instead", async () => {
+    const r = await prOnBranch("feat/other", { scope: "all" });
+    expect(reportOf(r).contracts[0].inScope).toEqual({
+      reason: "all",
+      text: "every contract is gated (scope: all)",
+    });
+    expect(r.summary).toContain("In scope: every contract is gated (`scope: all`).");
     expect(r.code, r.stdout).toBe(1);
   });
 

@@ -7,6 +7,7 @@ import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
+import type { ScopeReason } from "../scope-reason.js";
 import type { RunnerEnv, Target } from "./event.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
@@ -25,6 +26,8 @@ export interface Scope {
   changed: ChangedFile[];
   /** The contracts to run. */
   paths: string[];
+  /** Why each of `paths` is in scope, for every surface. */
+  reasons: Map<string, ScopeReason>;
   /** Contracts the PR (or the queued commit) deleted or renamed away. */
   removed: string[];
   /** Contract paths that are no longer regular files at head. */
@@ -69,6 +72,10 @@ async function collect({
   let notFiles: string[] = [];
   let noMatch: string | undefined;
   let paths: string[];
+  const reasons = new Map<string, ScopeReason>();
+  const changedBy = (by: ReadonlyMap<string, string>) => {
+    for (const [path, file] of by) reasons.set(path, { reason: "changed", file });
+  };
   // The PR's files are listed (the API) while the disk is searched; settled
   // into a value at once, so a failure waits for its turn below.
   const listing: Promise<{ files: ChangedFile[] } | { error: unknown }> =
@@ -102,11 +109,14 @@ async function collect({
   if ("error" in listed) throw listed.error;
   const changed = listed.files;
   if (target.kind === "pull-request" && settings.scope === "changed") {
+    let by: Map<string, string>;
     ({
       selected: paths,
       removed,
       notFiles,
+      by,
     } = selectChanged(discovered, changed, settings.contracts, prefix));
+    changedBy(by);
     io.info(
       `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
     );
@@ -114,6 +124,7 @@ async function collect({
     const bound = boundToBranch(root, discovered, target.headRef).filter((p) => !paths.includes(p));
     for (const p of bound) {
       io.info(`${p} is in scope: its header binds it to the PR's head branch ${target.headRef}.`);
+      reasons.set(p, { reason: "branch", branch: target.headRef! });
     }
     paths = [...paths, ...bound].sort();
     if (notFiles.length > 0) {
@@ -123,6 +134,8 @@ async function collect({
     }
   } else {
     paths = discovered;
+    const by = settings.scope === "all" ? "scope: all" : `${runner.eventName}: no pull request`;
+    for (const p of paths) reasons.set(p, { reason: "all", by });
     io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
   }
   if (
@@ -132,16 +145,31 @@ async function collect({
   ) {
     // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
     const queued = await git.changedBetween(target.changedSince, headSha);
+    let by: Map<string, string>;
     ({
       selected: paths,
       removed,
       notFiles,
+      by,
     } = selectChanged(discovered, queued, settings.contracts, prefix));
+    reasons.clear();
+    changedBy(by);
     io.info(
       `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
     );
   }
-  return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch, misconfigured };
+  return {
+    root,
+    prefix,
+    discovered,
+    changed,
+    paths,
+    reasons,
+    removed,
+    notFiles,
+    noMatch,
+    misconfigured,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { integrityTerminal } from "../report/integrity.js";
 import { plain } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
+import { withScope } from "../scope-reason.js";
 import { type ContractOutcome, type RunSummary, withIntegrity } from "../verdict.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
@@ -45,7 +46,7 @@ export async function reportRun(args: {
     scope.misconfigured !== undefined
       ? { ...gated, conclusion: "failure" as const }
       : gated;
-  const outcomes = run.result.contracts;
+  const outcomes = withScope(run.result.contracts, scope.reasons);
   io.untrusted(
     renderTerminal(summary, outcomes, plain, {
       integrity,

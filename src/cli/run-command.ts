@@ -20,6 +20,7 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
+import { type ScopeReason, withScope } from "../scope-reason.js";
 import { gateConclusion } from "../verdict.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
@@ -125,6 +126,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
   let contracts = await loadAll(root, positionals, values.contracts, io.cwd, io.stderr);
+  // Said on every surface when the selection narrows; without it every contract found runs.
+  let reasons: Map<string, ScopeReason> | undefined;
   if (values["changed-since"] !== undefined) {
     let changed: Set<string>;
     try {
@@ -133,7 +136,13 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       if (e instanceof GitError) throw new UsageError(e.message);
       throw e;
     }
-    contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
+    const ref = values["changed-since"];
+    reasons = new Map();
+    for (const c of contracts) {
+      const file = companionsOf(c.path).find((p) => changed.has(p));
+      if (file !== undefined) reasons.set(c.path, { reason: "changed-since", ref, file });
+    }
+    contracts = contracts.filter((c) => reasons!.has(c.path));
   }
 
   contracts = await committedOnly(root, contracts, values.committed === true, io.env);
@@ -186,15 +195,16 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 
   const conclusion = gateConclusion(result.summary.conclusion, integrity);
+  const outcomes = withScope(result.contracts, reasons);
   if (values.json) {
     const extras = { sandbox: sandbox.info, ...(integrity && { integrity }) };
-    for (const chunk of runReportJsonChunks(result.summary, result.contracts, extras)) {
+    for (const chunk of runReportJsonChunks(result.summary, outcomes, extras)) {
       io.stdout(chunk);
       await io.stdoutDrain?.();
     }
   } else if (values.markdown) {
     io.stdout(
-      renderMarkdown({ ...result.summary, conclusion }, result.contracts, {
+      renderMarkdown({ ...result.summary, conclusion }, outcomes, {
         budget,
         // The action's check-run name: the same report reads the same wherever it is rendered.
         title: DEFAULT_CHECK_NAME,
@@ -202,14 +212,14 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
         preamble: integrityMarkdown(integrity, Math.floor(budget / 3)),
         verdictLine: runLineText({
           summary: result.summary,
-          outcomes: result.contracts,
+          outcomes,
           integrity,
         }),
       }),
     );
   } else {
     io.stdout(
-      renderTerminal({ ...result.summary, conclusion }, result.contracts, paint, {
+      renderTerminal({ ...result.summary, conclusion }, outcomes, paint, {
         integrity,
         ...(integrity && { integritySection: integrityTerminal(integrity, paint) }),
       }),

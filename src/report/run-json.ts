@@ -3,6 +3,7 @@ import type { IntegrityReport } from "../integrity/types.js";
 import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import type { SandboxInfo } from "../sandbox/index.js";
+import { SCOPE_REASONS, scopeText } from "../scope-reason.js";
 import {
   type ContractOutcome,
   CRITERION_STATUSES,
@@ -89,6 +90,8 @@ export const RunReportSchema = z.object({
       verdict: z.enum(["pass", "neutral", "fail", "abandoned", "invalid", "drifted", "aborted"]),
       problems: z.array(ProblemSchema),
       criteria: z.array(CriterionSchema),
+      /** Why the run gates it: changed by the PR, bound to its head branch, every contract, … */
+      inScope: z.object({ reason: z.enum(SCOPE_REASONS), text: z.string() }).optional(),
     }),
   ),
   /** Changes to contracts against the PR's base (`run --base`, the action on pull requests). */
@@ -182,6 +185,9 @@ function contractJson(c: ContractOutcome): RunReportJson["contracts"][number] {
         ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
       })),
     })),
+    ...(c.inScope && {
+      inScope: { reason: c.inScope.reason, text: scopeText(c.path, c.inScope) },
+    }),
   };
 }
 
