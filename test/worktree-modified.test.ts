@@ -9,8 +9,8 @@
  * and the bundled action (run `npm run bundle` after changing src/).
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   finish,
@@ -48,6 +48,45 @@ function npmCi(dir: string, ...flags: string[]): void {
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
 }
+
+/** Every file of a fixture tree, by its path relative to the tree. */
+function treeOf(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => {
+        const path = join(e.parentPath, e.name);
+        return [relative(dir, path), readFileSync(path, "utf8")];
+      }),
+  );
+}
+
+describe("a spec's tasks.md changed on disk by a step before the gate", () => {
+  const FIXTURE = join(import.meta.dirname, "fixtures", "specs", "phantom-completion", "fail");
+  const TASKS = "specs/002-albums/tasks.md";
+  const SPEC = "specs/002-albums/spec.md";
+  // The committed tasks.md marks T005 done naming a file that does not exist: a phantom.
+  const honest = treeOf(FIXTURE);
+  const hidden = honest[TASKS]!.replace("album-service.ts", "albums.ts");
+
+  it("CLI --committed: the spec blocks as worktree-modified naming tasks.md; the working tree's reading hides the phantom (control)", async () => {
+    const root = baseAndHead(honest, { "README.md": "app\n" });
+    writeFileSync(join(root, TASKS), hidden);
+    // Control: read from the working tree, the rewritten tasks.md names a file that exists.
+    expect((await runCli(["validate"], root)).code).toBe(0);
+    const r = await runCli(["validate", "--committed"], root);
+    expect(r.stdout).toContain(`${SPEC}:1:1: error worktree-modified ${TASKS} in the working tree`);
+    expect(r.code).toBe(1);
+  });
+
+  it("honest twin: unchanged on disk, --committed reads the committed phantom and nothing else", async () => {
+    const root = baseAndHead(honest, { "README.md": "app\n" });
+    const r = await runCli(["validate", "--committed"], root);
+    expect(r.stdout).toContain("phantom-completion");
+    expect(r.stdout).not.toContain("worktree-modified");
+    expect(r.code).toBe(1);
+  });
+});
 
 describe("a contract changed on disk by a step before the gate", () => {
   it("CLI: with CI set or --committed it runs nothing and blocks; without, the working tree runs (control)", async () => {
