@@ -5,6 +5,8 @@
  * is in scope. A contract bound to another branch stays out (twin). Through the bundled action (run `npm run
  * bundle` after changing src/).
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   finish,
@@ -23,11 +25,16 @@ const CONTRACT = oracleContract("login", [
   { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
 ]); // branch: feat/login
 
-async function prOnBranch(branch: string, inputs: Record<string, string> = {}) {
+async function prOnBranch(
+  branch: string,
+  inputs: Record<string, string> = {},
+  beforeGate?: (dir: string) => void,
+) {
   const repo = await makeRepo({
     base: { [FAILING]: CONTRACT, "src/login.js": "loop();\n" },
     head: { "src/login.js": "noLoop();\n" },
   });
+  beforeGate?.(repo.dir);
   const gh = await standInFor(repo);
   const payload = payloadFor("pull_request", repo) as { pull_request: { head: { ref: string } } };
   payload.pull_request.head.ref = branch;
@@ -66,6 +73,16 @@ describe("contracts bound to the PR's head branch", () => {
       text: "every contract is gated (scope: all)",
     });
     expect(r.summary).toContain("In scope: every contract is gated (`scope: all`).");
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("a step before the gate that unbinds it on disk does not take it out of scope: it blocks as worktree-modified", async () => {
+    const r = await prOnBranch("feat/login", {}, (dir) => {
+      const file = join(dir, FAILING);
+      writeFileSync(file, readFileSync(file, "utf8").replace("branch: feat/login", "branch: x"));
+    });
+    expect(reportOf(r).contracts.map((c: { path: string }) => c.path)).toEqual([FAILING]);
+    expect(r.summary).toContain("worktree-modified");
     expect(r.code, r.stdout).toBe(1);
   });
 

@@ -4,7 +4,6 @@ import { auditDiscovery } from "../discover-audit.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
-import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { ScopeReason } from "../scope-reason.js";
@@ -121,7 +120,10 @@ async function collect({
       `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
     );
     // A contract bound to the PR's branch judges it whether or not the PR touches the contract.
-    const bound = boundToBranch(root, discovered, target.headRef).filter((p) => !paths.includes(p));
+    // Read at the checkout's commit, the one the worktree-modified check compares with.
+    const bound = (await boundToBranch(git, "HEAD", discovered, target.headRef)).filter(
+      (p) => !paths.includes(p),
+    );
     for (const p of bound) {
       io.info(`${p} is in scope: its header binds it to the PR's head branch ${target.headRef}.`);
       reasons.set(p, { reason: "branch", branch: target.headRef! });
@@ -174,19 +176,27 @@ async function collect({
 
 /**
  * The contracts whose header names `branch` (an oracle contract's `branch:`;
- * the other kinds have no such field), read from disk like the loader reads
- * them (never through a symlink). Not-yet-known branch: none.
+ * the other kinds have no such field), read at `commit` as the comparison
+ * reads them: a step before the gate that rewrites a header on disk cannot
+ * unbind a contract (and one it writes, never committed, binds nothing).
+ * Not-yet-known branch: none.
  */
-export function boundToBranch(
-  root: string,
+export async function boundToBranch(
+  git: Git,
+  commit: string,
   discovered: readonly string[],
   branch: string | undefined,
-): string[] {
+): Promise<string[]> {
   if (branch === undefined || branch === "") return [];
-  return discovered.filter((path) => {
-    if (kindOf(path) !== "oracle-contract") return false;
-    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
-    if (read.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
+  const oracles = discovered.filter((path) => kindOf(path) === "oracle-contract");
+  if (oracles.length === 0) return [];
+  const reads = await git.readAt(
+    commit,
+    oracles.map((path) => ({ path, limit: MAX_CONTRACT_BYTES })),
+  );
+  return oracles.filter((path) => {
+    const read = reads.get(path);
+    if (read?.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
     const header = parseContract("oracle-contract", path, read.bytes).header;
     return header.kind === "oracle-contract" && header.branch?.trim() === branch;
   });
