@@ -63,12 +63,15 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   if (!pairs.some((p) => p.base !== undefined || p.head?.contract.kind === "workphase-research")) {
     return [];
   }
-  const oracleHeads: Contract[] = [];
-  for (const path of opts.discovered) {
-    if (kindOf(path) !== "oracle-contract") continue;
-    const head = headVersion(opts.git.root, path);
-    if (head) oracleHeads.push(head.contract);
-  }
+  // Their `supersedes:` lines excuse deletions: read where the head versions are read, so a
+  // step before the gate cannot add one on disk to a contract the PR never touched.
+  const oraclePaths = opts.discovered.filter((path) => kindOf(path) === "oracle-contract");
+  const oracleHeads: Contract[] =
+    opts.headCommit === undefined
+      ? oraclePaths.flatMap((path) => headVersion(opts.git.root, path)?.contract ?? [])
+      : [...(await versionsAtCommit(opts.git, opts.headCommit, oraclePaths)).values()].map(
+          (v) => v.contract,
+        );
   return compareContracts(
     pairs,
     supersededPaths(oracleHeads),
