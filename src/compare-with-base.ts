@@ -26,6 +26,8 @@ export interface CompareOptions {
    * holds the base branch's later edits) compares only what the PR changed.
    */
   headCommit?: string;
+  /** The paths the change touches (relative like the contracts): done tasks are checked against them. */
+  changed?: ReadonlySet<string>;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     supersededPaths(oracleHeads),
     await citingPlans(opts, pairs),
     new Map(oracleHeads.map((c) => [c.path, c])),
+    opts.changed,
   );
 }
 

@@ -1,7 +1,7 @@
 import { compareWithBase } from "../compare-with-base.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
-import { touchedContracts } from "../integrity/pairs.js";
+import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import { workflowFindings } from "../integrity/workflow-diff.js";
 import { findApproval } from "./approval.js";
@@ -31,6 +31,7 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     git: args.git,
     mergeBase: base,
     touched: touchedContracts(args.changed, args.globs, args.prefix),
+    changed: changedPaths(args.changed, args.prefix),
     discovered: args.discovered,
     headCommit: args.pr.headSha,
   });
