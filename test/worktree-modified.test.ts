@@ -9,7 +9,7 @@
  * and the bundled action (run `npm run bundle` after changing src/).
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -156,5 +156,47 @@ describe("a contract changed on disk by a step before the gate", () => {
     expect(honestReport.contracts[0].verdict).toBe("fail");
     expect(honest.code).toBe(1);
     await finish(gh2, expect);
+  });
+});
+
+describe("a contract deleted on disk by a step before the gate", () => {
+  const PASSING = oraclePath("ok");
+  const OK = oracleContract("ok", [{ title: "it is there", check: "echo THERE", expect: "THERE" }]);
+
+  async function gate(deleteOnDisk: boolean) {
+    const repo = await makeRepo({
+      base: { [CONTRACT]: HONEST, [PASSING]: OK },
+      head: { "README.md": "app\n" },
+    });
+    if (deleteOnDisk) rmSync(join(repo.dir, CONTRACT));
+    const gh = await standInFor(repo);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { sandbox: "off", scope: "all" },
+    });
+    await finish(gh, expect);
+    return r;
+  }
+
+  it("bundled action, scope: all: the failing contract gone from disk fails the gate, naming it (without the check only the passing one would run, green)", async () => {
+    const r = await gate(true);
+    expect(r.stdout).toContain(
+      `\`${CONTRACT}\` is in the checked-out commit but gone from the working tree`,
+    );
+    expect(reportOf(r).contracts.map((c: { path: string }) => c.path)).toEqual([PASSING]);
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("honest twin: nothing deleted, both run and the failing one is red for its own reason", async () => {
+    const r = await gate(false);
+    expect(r.stdout).not.toContain("gone from the working tree");
+    expect(
+      reportOf(r)
+        .contracts.map((c: { verdict: string }) => c.verdict)
+        .sort(),
+    ).toEqual(["fail", "pass"]);
+    expect(r.code, r.stdout).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { relative, sep } from "node:path";
+import { contractPaths } from "../contract-path.js";
 import { discoverContracts } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { kindOf, parseContract } from "../formats/index.js";
@@ -98,8 +99,9 @@ async function collect({
     found: discovered,
   });
   for (const w of audit.warnings) io.warning(`contract-gate: ${w}`);
+  const errors = [...audit.errors, ...(await vanishedContracts(git, settings.contracts))];
   // A misconfiguration leads every surface, as the no-match sentence does, and fails the gate.
-  const misconfigured = audit.errors.length > 0 ? audit.errors.join(" ") : undefined;
+  const misconfigured = errors.length > 0 ? errors.join(" ") : undefined;
   if (misconfigured !== undefined) {
     io.warning(`contract-gate: ${misconfigured}`);
     noMatch = misconfigured;
@@ -200,6 +202,24 @@ export async function boundToBranch(
     const header = parseContract("oracle-contract", path, read.bytes).header;
     return header.kind === "oracle-contract" && header.branch?.trim() === branch;
   });
+}
+
+/**
+ * Run what was compared: discovery reads the working tree, so a contract of
+ * the checkout's commit that a step before the gate deleted (or replaced by a
+ * directory) would drop out of scope unseen, under `scope: all` too. Each is
+ * named in one sentence that fails the gate.
+ */
+async function vanishedContracts(git: Git, globs: readonly string[]): Promise<string[]> {
+  const { isContract } = contractPaths(globs);
+  const gone = (await git.worktreeChanges("HEAD", { renames: false }))
+    .filter((f) => f.status === "removed" && isContract(f.path))
+    .map((f) => f.path);
+  if (gone.length === 0) return [];
+  const list = gone.map((p) => `\`${p}\``).join(", ");
+  return [
+    `${list} ${gone.length === 1 ? "is" : "are"} in the checked-out commit but gone from the working tree: a step before the gate deleted ${gone.length === 1 ? "it" : "them"} after checkout, and the gate runs only what it compared. Run no pull-request code before the gate (install with \`npm ci --ignore-scripts\`).`,
+  ];
 }
 
 /** The first line of every surface when the `contracts` globs match nothing at all. */
