@@ -1,6 +1,7 @@
 import { planHash } from "./drift.js";
 import { jsonKindOf } from "./formats/json-kinds.js";
 import { phaseFiles } from "./formats/plan-contract/file-name.js";
+import { specCompanions } from "./formats/spec/link.js";
 import { MAX_CONTRACT_BYTES } from "./formats/text.js";
 import { researchPathOf } from "./formats/workphase/index.js";
 import { readRepoFile } from "./fs/repo-file.js";
@@ -8,8 +9,17 @@ import type { BlobRead, Git } from "./git/index.js";
 import type { Contract } from "./model.js";
 import { problem, sortProblems } from "./problems.js";
 
-/** Every file the gate parses for a contract: itself, its plan and evidence, a workphase plan's research. */
+/**
+ * Every file the gate parses for a contract and that can change its verdict:
+ * itself, its plan and evidence, a workphase plan's research, a spec's
+ * `tasks.md` (its done tasks are read for phantom completions) and `plan.md`.
+ * A spec's `checklists/*.md` only ever warn, so they are not compared.
+ */
 export function parsedFiles(contract: Contract): string[] {
+  if (contract.kind === "spec" || contract.kind === "speckit-spec") {
+    return specCompanions(contract.path);
+  }
+  if (contract.kind === "speckit-tasks") return [contract.path];
   if (contract.kind === "workphase-plan" || jsonKindOf(contract.path) === "workphase-plan") {
     return [contract.path, researchPathOf(contract.path)];
   }

@@ -1,5 +1,7 @@
 import type { CheckResult } from "./checks/types.js";
+import type { Finding, IntegrityReport } from "./integrity/types.js";
 import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model.js";
+import type { ScopeReason } from "./scope-reason.js";
 
 /** What the gate decided for one criterion. */
 export type CriterionStatus =
@@ -59,6 +61,8 @@ export interface ContractOutcome {
   verdict: ContractVerdict;
   problems: Problem[];
   criteria: CriterionOutcome[];
+  /** Why the run gates this contract (set by the front end that chose the scope). */
+  inScope?: ScopeReason;
 }
 
 export interface VerdictOptions {
@@ -244,4 +248,26 @@ export function summariseRun(contracts: readonly ContractOutcome[]): RunSummary 
         ? "neutral"
         : "success";
   return { conclusion, counts: { ...counts, criteria, blocking, contracts: contracts.length } };
+}
+
+/** Blocking findings that no approval acknowledges: they fail the gate. */
+export function unacknowledged(report: IntegrityReport | undefined): Finding[] {
+  if (!report?.applies || report.approval) return [];
+  return report.findings.filter((f) => f.blocking);
+}
+
+/** The gate's conclusion: the run's, turned to failure by unacknowledged blocking findings. */
+export function gateConclusion<C extends string>(
+  conclusion: C,
+  report: IntegrityReport | undefined,
+): C | "failure" {
+  return unacknowledged(report).length > 0 ? "failure" : conclusion;
+}
+
+/** The run summary with the gate's conclusion (see `gateConclusion`). */
+export function withIntegrity<S extends { conclusion: string }>(
+  summary: S,
+  report: IntegrityReport | undefined,
+): S {
+  return unacknowledged(report).length > 0 ? { ...summary, conclusion: "failure" } : summary;
 }

@@ -313,6 +313,12 @@ describe("selectChanged", () => {
       ],
       removed: [],
       notFiles: [],
+      // Which change put each in scope, for the surfaces.
+      by: new Map([
+        [".planning/phase-1-contract.json", ".planning/phase-1-plan.md"],
+        [".planning/phase-2-contract.json", ".planning/phase-2-evidence.json"],
+        [".claude/tasks/contracts/a.md", ".claude/tasks/contracts/a.md"],
+      ]),
     });
   });
 
@@ -350,6 +356,7 @@ describe("selectChanged", () => {
       selected: [".claude/tasks/contracts/a.md"],
       removed: [".claude/tasks/contracts/c.md"],
       notFiles: [],
+      by: new Map([[".claude/tasks/contracts/a.md", ".claude/tasks/contracts/a.md"]]),
     });
   });
 
@@ -364,6 +371,7 @@ describe("selectChanged", () => {
       selected: [".claude/tasks/contracts/a.md"],
       removed: [],
       notFiles: [".claude/tasks/contracts/b.md"],
+      by: new Map([[".claude/tasks/contracts/a.md", ".claude/tasks/contracts/a.md"]]),
     });
     // Control: still a file (discovered), it is selected and nothing is listed.
     expect(

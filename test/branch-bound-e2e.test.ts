@@ -1,13 +1,16 @@
 /**
  * A contract bound to the PR's head branch judges the PR under `scope:
  * changed`, though the PR touches only source files: its header's `branch:`
- * names the branch. The log says why it is in scope. A contract bound to
- * another branch stays out (twin). Through the bundled action (run `npm run
+ * names the branch. The log, the check run and the JSON report say why it
+ * is in scope. A contract bound to another branch stays out (twin). Through the bundled action (run `npm run
  * bundle` after changing src/).
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   finish,
+  lastCheckRun,
   makeRepo,
   oracleContract,
   oraclePath,
@@ -22,11 +25,16 @@ const CONTRACT = oracleContract("login", [
   { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
 ]); // branch: feat/login
 
-async function prOnBranch(branch: string) {
+async function prOnBranch(
+  branch: string,
+  inputs: Record<string, string> = {},
+  beforeGate?: (dir: string) => void,
+) {
   const repo = await makeRepo({
     base: { [FAILING]: CONTRACT, "src/login.js": "loop();\n" },
     head: { "src/login.js": "noLoop();\n" },
   });
+  beforeGate?.(repo.dir);
   const gh = await standInFor(repo);
   const payload = payloadFor("pull_request", repo) as { pull_request: { head: { ref: string } } };
   payload.pull_request.head.ref = branch;
@@ -35,10 +43,10 @@ async function prOnBranch(branch: string) {
     gh,
     event: "pull_request",
     payload,
-    inputs: { sandbox: "off" },
+    inputs: { sandbox: "off", ...inputs },
   });
   await finish(gh, expect);
-  return r;
+  return { ...r, summary: lastCheckRun(gh).output.summary ?? "" };
 }
 
 describe("contracts bound to the PR's head branch", () => {
@@ -48,6 +56,33 @@ describe("contracts bound to the PR's head branch", () => {
     expect(r.stdout).toContain(
       `${FAILING} is in scope: its header binds it to the PR's head branch feat/login.`,
     );
+    expect(reportOf(r).contracts[0].inScope).toEqual({
+      reason: "branch",
+      text: "its header binds it to the PR's head branch feat/login",
+    });
+    expect(r.summary).toContain(
+      "In scope: its header binds it to the PR's head branch `feat/login`.",
+    );
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("under scope: all every surface says so instead", async () => {
+    const r = await prOnBranch("feat/other", { scope: "all" });
+    expect(reportOf(r).contracts[0].inScope).toEqual({
+      reason: "all",
+      text: "every contract is gated (scope: all)",
+    });
+    expect(r.summary).toContain("In scope: every contract is gated (`scope: all`).");
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("a step before the gate that unbinds it on disk does not take it out of scope: it blocks as worktree-modified", async () => {
+    const r = await prOnBranch("feat/login", {}, (dir) => {
+      const file = join(dir, FAILING);
+      writeFileSync(file, readFileSync(file, "utf8").replace("branch: feat/login", "branch: x"));
+    });
+    expect(reportOf(r).contracts.map((c: { path: string }) => c.path)).toEqual([FAILING]);
+    expect(r.summary).toContain("worktree-modified");
     expect(r.code, r.stdout).toBe(1);
   });
 

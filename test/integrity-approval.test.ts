@@ -5,10 +5,10 @@
  * by a non-author with write permission.
  */
 import { describe, expect, it } from "vitest";
+import { candidateApprovals, findApproval } from "../src/action/approval.js";
 import { createGitHubApi } from "../src/github/adapter.js";
 import { createOctokit } from "../src/github/client.js";
 import type { PullReview } from "../src/github/types.js";
-import { candidateApprovals, findApproval } from "../src/integrity/approval.js";
 import { standInsCheckedAfterEach } from "./github/checked.js";
 import {
   ACTIONS_LOGIN,

@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { compareWithBase } from "../src/compare-with-base.js";
 import { openGit } from "../src/git/index.js";
-import { compareWithBase } from "../src/integrity/collect.js";
 import { RunReportSchema } from "../src/report/run-json.js";
+import { oracleContract } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
 import { git } from "./helpers/git.js";
 import { baseAndHead } from "./helpers/integrity-repo.js";
@@ -298,5 +299,40 @@ describe("head read at a commit (the action's PR head), not the working tree", (
       "B legacy-research-changed",
     ]);
     expect(await atHeadCommit({ [path]: RESEARCH_TEXT }, [{ headPath: path }])).toEqual([]);
+  });
+});
+
+describe("supersedes: read where the head versions are read", () => {
+  const A = ".claude/tasks/contracts/2026-11-29-a-1200.md";
+  const B = ".claude/tasks/contracts/2026-11-29-b-1200.md";
+  const criteria = [{ title: "it works", check: "test -f src/ok && echo OK", expect: "OK" }];
+
+  async function deleteA(read: "commit" | "disk") {
+    const root = baseAndHead(
+      { [A]: null },
+      { [A]: oracleContract("a", criteria), [B]: oracleContract("b", criteria) },
+    );
+    // A step before the gate names the deleted contract as superseded, on disk only.
+    const onDisk = oracleContract("b", criteria).replace(
+      "- status: active",
+      `- status: active\n- supersedes: ${A}`,
+    );
+    writeFileSync(join(root, B), onDisk);
+    const findings = await compareWithBase({
+      git: openGit(root),
+      mergeBase: git(root, "rev-parse", "main").trim(),
+      ...(read === "commit" ? { headCommit: git(root, "rev-parse", "HEAD").trim() } : {}),
+      touched: [{ basePath: A }],
+      discovered: [B],
+    });
+    return findings.map((f) => `${f.blocking ? "B" : "W"} ${f.code}`);
+  }
+
+  it("at the head commit a supersedes: line written on disk excuses nothing: the deletion blocks", async () => {
+    expect(await deleteA("commit")).toEqual(["B contract-removed"]);
+  });
+
+  it("control: read from the working tree (the CLI without --committed) it would excuse the deletion", async () => {
+    expect(await deleteA("disk")).toEqual(["W contract-superseded"]);
   });
 });

@@ -3,21 +3,17 @@ import { describe, expect, it } from "vitest";
 import { alignChecks } from "../src/integrity/check-align.js";
 import { supersededPaths } from "../src/integrity/compare.js";
 import { touchedContracts } from "../src/integrity/pairs.js";
+import { type Finding, finding, type IntegrityReport } from "../src/integrity/types.js";
+import type { Contract } from "../src/model.js";
+import { integrityTitle } from "../src/report/github-text.js";
 import {
   integrityAnnotations,
   integrityMarkdown,
   integrityTerminal,
-} from "../src/integrity/render.js";
-import { IntegrityJsonSchema, integrityJson } from "../src/integrity/report-json.js";
-import {
-  type Finding,
-  finding,
-  gateConclusion,
-  type IntegrityReport,
-  integrityTitle,
-} from "../src/integrity/types.js";
-import type { Contract } from "../src/model.js";
+} from "../src/report/integrity.js";
+import { IntegrityJsonSchema, integrityJson } from "../src/report/integrity-json.js";
 import { plain } from "../src/report/paint.js";
+import { gateConclusion } from "../src/verdict.js";
 import { expectGolden } from "./helpers/golden.js";
 
 const GLOBS = [".planning/phase-*-contract.json", ".claude/tasks/contracts/**/*.md"];

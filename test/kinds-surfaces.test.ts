@@ -156,7 +156,12 @@ describe("planner and workphase kinds on every surface", () => {
       DEFAULT_CONTRACT_GLOBS,
       "",
     );
-    expect(picked).toEqual({ selected: [], removed: ["plans/qr-plan-design.json"], notFiles: [] });
+    expect(picked).toEqual({
+      selected: [],
+      removed: ["plans/qr-plan-design.json"],
+      notFiles: [],
+      by: new Map(),
+    });
   });
 
   it("--changed-since: a change to the research selects the plan that cites it", async () => {

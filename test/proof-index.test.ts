@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { openGit } from "../src/git/index.js";
-import { finding, unacknowledged } from "../src/integrity/types.js";
+import { finding } from "../src/integrity/types.js";
 import type { Contract } from "../src/model.js";
 import { withProofFindings } from "../src/proof/findings.js";
 import {
@@ -13,6 +13,7 @@ import {
   type TestProver,
 } from "../src/proof/index.js";
 import type { TestProof } from "../src/proof/types.js";
+import { unacknowledged } from "../src/verdict.js";
 import { git } from "./helpers/git.js";
 import { repo, SPEC, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
 import { writeTree } from "./helpers/tmp.js";

@@ -393,6 +393,20 @@ describe("run --changed-since", () => {
         ".planning/phase-2-contract.json",
       ].sort(),
     );
+    // Each says why it is in scope: itself, or the file beside it that it reads.
+    const why = Object.fromEntries(r.report.contracts.map((c) => [c.path, c.inScope?.text]));
+    expect(why).toEqual({
+      [`${C}/changed.md`]: "changed since HEAD",
+      [`${C}/new.md`]: "changed since HEAD",
+      ".planning/phase-1-contract.json":
+        ".planning/phase-1-plan.md, which it reads, changed since HEAD",
+      ".planning/phase-2-contract.json":
+        ".planning/phase-2-evidence.json, which it reads, changed since HEAD",
+    });
+    // Control: without the flag nothing narrows the scope, and no contract claims a reason.
+    expect(
+      (await runJson(["--no-write"], root)).report.contracts.some((c) => c.inScope !== undefined),
+    ).toBe(false);
     // The plan change is selected, and shows as drift.
     expect(
       r.report.contracts.find((c) => c.path === ".planning/phase-1-contract.json")!.verdict,

@@ -7,9 +7,11 @@ import {
   siblingsWithOtherBase,
 } from "../src/action/shared-head.js";
 import { GitHubApiError, type OpenPull, type PullRequestInfo } from "../src/github/types.js";
-import { integrityMarkdown, integrityTerminal } from "../src/integrity/render.js";
-import { type IntegrityReport, integrityTitle, unacknowledged } from "../src/integrity/types.js";
+import type { IntegrityReport } from "../src/integrity/types.js";
+import { integrityTitle } from "../src/report/github-text.js";
+import { integrityMarkdown, integrityTerminal } from "../src/report/integrity.js";
 import { plain } from "../src/report/paint.js";
+import { unacknowledged } from "../src/verdict.js";
 
 const HEAD = "a".repeat(40);
 const OTHER = "b".repeat(40);

@@ -17,10 +17,13 @@ function version(text: string, path = SPEC): ContractVersion {
 }
 
 /** The findings of a PR that turns BASE into `head` (undefined: deletes it). */
-function findings(head: string | undefined, base = BASE, path = SPEC) {
+function findings(head: string | undefined, base = BASE, path = SPEC, changed?: Set<string>) {
   return compareContracts(
     [{ base: version(base, path), ...(head !== undefined && { head: version(head, path) }) }],
     new Map(),
+    new Map(),
+    new Map(),
+    changed,
   ).map((f) => ({ code: f.code, blocking: f.blocking }));
 }
 
@@ -134,5 +137,39 @@ describe("a requirement spec against its base", () => {
       { code: "task-unchecked", blocking: false },
     ]);
     expect(findings(tasks.replace("[ ] T002", "[x] T002"), tasks, path)).toEqual([]);
+  });
+
+  describe("a task checked off in the PR, whose paths the PR does not touch", () => {
+    const path = "specs/001-trim/tasks.md";
+    const tasks = (t2: string) =>
+      `# Tasks: x\n\n## Phase 1: Setup\n\n- [X] T001 Create src/a.ts\n- [ ] T002 ${t2}\n`;
+    const done = (t: string) => t.replace("[ ] T002", "[x] T002");
+    const untouched = [{ code: "task-done-untouched", blocking: false }];
+
+    it("warns when the PR changes only the task list", () => {
+      const t = tasks("Create src/b.ts");
+      expect(findings(done(t), t, path, new Set([path]))).toEqual(untouched);
+    });
+
+    it.each([
+      ["the file it names", "Create src/b.ts", "src/b.ts"],
+      ["a file under the directory it names", "Add helpers in src/lib/", "src/lib/trim.ts"],
+      [
+        "a path named from the spec's directory",
+        "Write contracts/api.md",
+        "specs/001-trim/contracts/api.md",
+      ],
+    ])("twin: no warning when the PR changes %s", (_, text, file) => {
+      const t = tasks(text);
+      expect(findings(done(t), t, path, new Set([path, file]))).toEqual([]);
+    });
+
+    it("no warning for a task done at the base, one naming no path, or when the changed files are unknown", () => {
+      const t = tasks("Create src/b.ts");
+      expect(findings(done(t), done(t), path, new Set([path]))).toEqual([]);
+      const prose = tasks("Review the naming with the team");
+      expect(findings(done(prose), prose, path, new Set([path]))).toEqual([]);
+      expect(findings(done(t), t, path)).toEqual([]);
+    });
   });
 });

@@ -187,4 +187,35 @@ describe("the action (dist/index.js) on requirement specs", () => {
       await gh.close();
     }
   });
+
+  it("a task checked off whose file the PR does not touch warns (task-done-untouched); touching it is the twin", async ({
+    expect,
+  }) => {
+    const TASKS = `${KIT}/tasks.md`;
+    const before = KIT_FILES[TASKS]!.replace("- [X] T005 [US1]", "- [ ] T005 [US1]");
+    const findingsOf = async (head: Record<string, string>) => {
+      const repo = await makeRepo({ base: { ...KIT_FILES, [TASKS]: before }, head });
+      const gh = await standInFor(repo, {});
+      try {
+        const r = await runAction({ repo, gh, event: "pull_request" });
+        const report = JSON.parse(readFileSync(r.outputs.report!, "utf8")) as {
+          integrity?: { findings: { code: string; blocking: boolean; message: string }[] };
+        };
+        return { code: r.code, findings: report.integrity?.findings ?? [] };
+      } finally {
+        await gh.close();
+      }
+    };
+    const untouched = await findingsOf({ [TASKS]: KIT_FILES[TASKS]! });
+    expect(untouched.findings).toEqual([
+      expect.objectContaining({ code: "task-done-untouched", blocking: false }),
+    ]);
+    expect(untouched.findings[0]!.message).toContain("src/services/albums.ts");
+    expect(untouched.code).toBe(0);
+    const twin = await findingsOf({
+      [TASKS]: KIT_FILES[TASKS]!,
+      "src/services/albums.ts": "export const albums = [];\n",
+    });
+    expect(twin.findings).toEqual([]);
+  });
 });

@@ -9,8 +9,8 @@
  * and the bundled action (run `npm run bundle` after changing src/).
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   finish,
@@ -48,6 +48,45 @@ function npmCi(dir: string, ...flags: string[]): void {
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
 }
+
+/** Every file of a fixture tree, by its path relative to the tree. */
+function treeOf(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => {
+        const path = join(e.parentPath, e.name);
+        return [relative(dir, path), readFileSync(path, "utf8")];
+      }),
+  );
+}
+
+describe("a spec's tasks.md changed on disk by a step before the gate", () => {
+  const FIXTURE = join(import.meta.dirname, "fixtures", "specs", "phantom-completion", "fail");
+  const TASKS = "specs/002-albums/tasks.md";
+  const SPEC = "specs/002-albums/spec.md";
+  // The committed tasks.md marks T005 done naming a file that does not exist: a phantom.
+  const honest = treeOf(FIXTURE);
+  const hidden = honest[TASKS]!.replace("album-service.ts", "albums.ts");
+
+  it("CLI --committed: the spec blocks as worktree-modified naming tasks.md; the working tree's reading hides the phantom (control)", async () => {
+    const root = baseAndHead(honest, { "README.md": "app\n" });
+    writeFileSync(join(root, TASKS), hidden);
+    // Control: read from the working tree, the rewritten tasks.md names a file that exists.
+    expect((await runCli(["validate"], root)).code).toBe(0);
+    const r = await runCli(["validate", "--committed"], root);
+    expect(r.stdout).toContain(`${SPEC}:1:1: error worktree-modified ${TASKS} in the working tree`);
+    expect(r.code).toBe(1);
+  });
+
+  it("honest twin: unchanged on disk, --committed reads the committed phantom and nothing else", async () => {
+    const root = baseAndHead(honest, { "README.md": "app\n" });
+    const r = await runCli(["validate", "--committed"], root);
+    expect(r.stdout).toContain("phantom-completion");
+    expect(r.stdout).not.toContain("worktree-modified");
+    expect(r.code).toBe(1);
+  });
+});
 
 describe("a contract changed on disk by a step before the gate", () => {
   it("CLI: with CI set or --committed it runs nothing and blocks; without, the working tree runs (control)", async () => {
@@ -117,5 +156,47 @@ describe("a contract changed on disk by a step before the gate", () => {
     expect(honestReport.contracts[0].verdict).toBe("fail");
     expect(honest.code).toBe(1);
     await finish(gh2, expect);
+  });
+});
+
+describe("a contract deleted on disk by a step before the gate", () => {
+  const PASSING = oraclePath("ok");
+  const OK = oracleContract("ok", [{ title: "it is there", check: "echo THERE", expect: "THERE" }]);
+
+  async function gate(deleteOnDisk: boolean) {
+    const repo = await makeRepo({
+      base: { [CONTRACT]: HONEST, [PASSING]: OK },
+      head: { "README.md": "app\n" },
+    });
+    if (deleteOnDisk) rmSync(join(repo.dir, CONTRACT));
+    const gh = await standInFor(repo);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { sandbox: "off", scope: "all" },
+    });
+    await finish(gh, expect);
+    return r;
+  }
+
+  it("bundled action, scope: all: the failing contract gone from disk fails the gate, naming it (without the check only the passing one would run, green)", async () => {
+    const r = await gate(true);
+    expect(r.stdout).toContain(
+      `\`${CONTRACT}\` is in the checked-out commit but gone from the working tree`,
+    );
+    expect(reportOf(r).contracts.map((c: { path: string }) => c.path)).toEqual([PASSING]);
+    expect(r.code, r.stdout).toBe(1);
+  });
+
+  it("honest twin: nothing deleted, both run and the failing one is red for its own reason", async () => {
+    const r = await gate(false);
+    expect(r.stdout).not.toContain("gone from the working tree");
+    expect(
+      reportOf(r)
+        .contracts.map((c: { verdict: string }) => c.verdict)
+        .sort(),
+    ).toEqual(["fail", "pass"]);
+    expect(r.code, r.stdout).toBe(1);
   });
 });

@@ -1,10 +1,10 @@
 import type { Git } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
-import { noPullBase, pullIntegrity } from "../integrity/action-integrity.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { Scope } from "./collect.js";
 import type { Gated } from "./head.js";
 import { StopRun } from "./io.js";
+import { noPullBase, pullIntegrity } from "./pull-integrity.js";
 import { sharedHeadFindings } from "./shared-head.js";
 
 /**

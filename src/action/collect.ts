@@ -1,12 +1,13 @@
 import { relative, sep } from "node:path";
+import { contractPaths } from "../contract-path.js";
 import { discoverContracts } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
-import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
+import type { ScopeReason } from "../scope-reason.js";
 import type { RunnerEnv, Target } from "./event.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
@@ -25,6 +26,8 @@ export interface Scope {
   changed: ChangedFile[];
   /** The contracts to run. */
   paths: string[];
+  /** Why each of `paths` is in scope, for every surface. */
+  reasons: Map<string, ScopeReason>;
   /** Contracts the PR (or the queued commit) deleted or renamed away. */
   removed: string[];
   /** Contract paths that are no longer regular files at head. */
@@ -69,6 +72,10 @@ async function collect({
   let notFiles: string[] = [];
   let noMatch: string | undefined;
   let paths: string[];
+  const reasons = new Map<string, ScopeReason>();
+  const changedBy = (by: ReadonlyMap<string, string>) => {
+    for (const [path, file] of by) reasons.set(path, { reason: "changed", file });
+  };
   // The PR's files are listed (the API) while the disk is searched; settled
   // into a value at once, so a failure waits for its turn below.
   const listing: Promise<{ files: ChangedFile[] } | { error: unknown }> =
@@ -92,8 +99,9 @@ async function collect({
     found: discovered,
   });
   for (const w of audit.warnings) io.warning(`contract-gate: ${w}`);
+  const errors = [...audit.errors, ...(await vanishedContracts(git, settings.contracts))];
   // A misconfiguration leads every surface, as the no-match sentence does, and fails the gate.
-  const misconfigured = audit.errors.length > 0 ? audit.errors.join(" ") : undefined;
+  const misconfigured = errors.length > 0 ? errors.join(" ") : undefined;
   if (misconfigured !== undefined) {
     io.warning(`contract-gate: ${misconfigured}`);
     noMatch = misconfigured;
@@ -102,18 +110,25 @@ async function collect({
   if ("error" in listed) throw listed.error;
   const changed = listed.files;
   if (target.kind === "pull-request" && settings.scope === "changed") {
+    let by: Map<string, string>;
     ({
       selected: paths,
       removed,
       notFiles,
+      by,
     } = selectChanged(discovered, changed, settings.contracts, prefix));
+    changedBy(by);
     io.info(
       `${paths.length} of ${discovered.length} contracts are touched by PR #${target.number}.`,
     );
     // A contract bound to the PR's branch judges it whether or not the PR touches the contract.
-    const bound = boundToBranch(root, discovered, target.headRef).filter((p) => !paths.includes(p));
+    // Read at the checkout's commit, the one the worktree-modified check compares with.
+    const bound = (await boundToBranch(git, "HEAD", discovered, target.headRef)).filter(
+      (p) => !paths.includes(p),
+    );
     for (const p of bound) {
       io.info(`${p} is in scope: its header binds it to the PR's head branch ${target.headRef}.`);
+      reasons.set(p, { reason: "branch", branch: target.headRef! });
     }
     paths = [...paths, ...bound].sort();
     if (notFiles.length > 0) {
@@ -123,6 +138,8 @@ async function collect({
     }
   } else {
     paths = discovered;
+    const by = settings.scope === "all" ? "scope: all" : `${runner.eventName}: no pull request`;
+    for (const p of paths) reasons.set(p, { reason: "all", by });
     io.info(`Gating all ${paths.length} contracts at ${headSha}.`);
   }
   if (
@@ -132,36 +149,77 @@ async function collect({
   ) {
     // merge_group: no PR API for a queued commit; git diff base...head (deepening a shallow clone).
     const queued = await git.changedBetween(target.changedSince, headSha);
+    let by: Map<string, string>;
     ({
       selected: paths,
       removed,
       notFiles,
+      by,
     } = selectChanged(discovered, queued, settings.contracts, prefix));
+    reasons.clear();
+    changedBy(by);
     io.info(
       `${paths.length} of ${discovered.length} contracts are changed between ${target.changedSince} and ${headSha}.`,
     );
   }
-  return { root, prefix, discovered, changed, paths, removed, notFiles, noMatch, misconfigured };
+  return {
+    root,
+    prefix,
+    discovered,
+    changed,
+    paths,
+    reasons,
+    removed,
+    notFiles,
+    noMatch,
+    misconfigured,
+  };
 }
 
 /**
  * The contracts whose header names `branch` (an oracle contract's `branch:`;
- * the other kinds have no such field), read from disk like the loader reads
- * them (never through a symlink). Not-yet-known branch: none.
+ * the other kinds have no such field), read at `commit` as the comparison
+ * reads them: a step before the gate that rewrites a header on disk cannot
+ * unbind a contract (and one it writes, never committed, binds nothing).
+ * Not-yet-known branch: none.
  */
-export function boundToBranch(
-  root: string,
+export async function boundToBranch(
+  git: Git,
+  commit: string,
   discovered: readonly string[],
   branch: string | undefined,
-): string[] {
+): Promise<string[]> {
   if (branch === undefined || branch === "") return [];
-  return discovered.filter((path) => {
-    if (kindOf(path) !== "oracle-contract") return false;
-    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
-    if (read.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
+  const oracles = discovered.filter((path) => kindOf(path) === "oracle-contract");
+  if (oracles.length === 0) return [];
+  const reads = await git.readAt(
+    commit,
+    oracles.map((path) => ({ path, limit: MAX_CONTRACT_BYTES })),
+  );
+  return oracles.filter((path) => {
+    const read = reads.get(path);
+    if (read?.kind !== "file" || read.size > MAX_CONTRACT_BYTES) return false;
     const header = parseContract("oracle-contract", path, read.bytes).header;
     return header.kind === "oracle-contract" && header.branch?.trim() === branch;
   });
+}
+
+/**
+ * Run what was compared: discovery reads the working tree, so a contract of
+ * the checkout's commit that a step before the gate deleted (or replaced by a
+ * directory) would drop out of scope unseen, under `scope: all` too. Each is
+ * named in one sentence that fails the gate.
+ */
+async function vanishedContracts(git: Git, globs: readonly string[]): Promise<string[]> {
+  const { isContract } = contractPaths(globs);
+  const gone = (await git.worktreeChanges("HEAD", { renames: false }))
+    .filter((f) => f.status === "removed" && isContract(f.path))
+    .map((f) => f.path);
+  if (gone.length === 0) return [];
+  const list = gone.map((p) => `\`${p}\``).join(", ");
+  return [
+    `${list} ${gone.length === 1 ? "is" : "are"} in the checked-out commit but gone from the working tree: a step before the gate deleted ${gone.length === 1 ? "it" : "them"} after checkout, and the gate runs only what it compared. Run no pull-request code before the gate (install with \`npm ci --ignore-scripts\`).`,
+  ];
 }
 
 /** The first line of every surface when the `contracts` globs match nothing at all. */

@@ -1,6 +1,5 @@
 import { type Git, GitReadError } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
-import { findApproval } from "../integrity/approval.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { Contract } from "../model.js";
 import { credentialFreeEnv } from "../process/env.js";
@@ -9,6 +8,7 @@ import { gitSide, type ProofResult, proveRequirements, type TestProver } from ".
 import { sandboxRunners } from "../proof/run/index.js";
 import { runningTestProver } from "../proof/run/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
+import { findApproval } from "./approval.js";
 import type { Scope } from "./collect.js";
 import { isUntrusted } from "./event.js";
 import type { Gated } from "./head.js";

@@ -2,14 +2,15 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.js";
-import { integrityTerminal } from "../integrity/render.js";
-import { type IntegrityReport, withIntegrity } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import type { SpecProof } from "../proof/types.js";
+import { integrityTerminal } from "../report/integrity.js";
 import { plain } from "../report/paint.js";
 import { proofTerminal } from "../report/proof.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import type { ContractOutcome, RunSummary } from "../verdict.js";
+import { withScope } from "../scope-reason.js";
+import { type ContractOutcome, type RunSummary, withIntegrity } from "../verdict.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import type { ActionSettings } from "./inputs.js";
@@ -51,7 +52,7 @@ export async function reportRun(args: {
     scope.misconfigured !== undefined
       ? { ...gated, conclusion: "failure" as const }
       : gated;
-  const outcomes = run.result.contracts;
+  const outcomes = withScope(run.result.contracts, scope.reasons);
   io.untrusted(
     renderTerminal(summary, outcomes, plain, {
       integrity,

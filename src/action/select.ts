@@ -12,14 +12,15 @@ import { companionsOf } from "../run/changed.js";
  * the loader) are listed as `notFiles`: nothing of them runs, and the
  * integrity rules treat them as deleted.
  * `changed` paths are relative to the repository root, contract paths to the
- * working directory `prefix` ("" when it is the root).
+ * working directory `prefix` ("" when it is the root). `by` names, for each
+ * selected contract, the changed file that selected it (itself first).
  */
 export function selectChanged(
   discovered: readonly string[],
   changed: readonly ChangedFile[],
   globs: readonly string[],
   prefix: string,
-): { selected: string[]; removed: string[]; notFiles: string[] } {
+): { selected: string[]; removed: string[]; notFiles: string[]; by: Map<string, string> } {
   const local = (p: string) =>
     prefix === "" ? p : p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : undefined;
   const present = new Set<string>();
@@ -34,12 +35,15 @@ export function selectChanged(
   }
   const { isContract } = contractPaths(globs);
   // A deleted companion selects its contract too: a plan whose research was deleted still cites it.
-  const selected = discovered.filter((c) =>
-    companionsOf(c).some((p, i) => present.has(p) || (i > 0 && gone.has(p))),
-  );
+  const by = new Map<string, string>();
+  for (const c of discovered) {
+    const file = companionsOf(c).find((p, i) => present.has(p) || (i > 0 && gone.has(p)));
+    if (file !== undefined) by.set(c, file);
+  }
+  const selected = discovered.filter((c) => by.has(c));
   const removed = [...gone].filter((p) => isContract(p) && !present.has(p)).sort();
   // A tasks.md read with the spec beside it is a file at head, not a contract of its own.
   const found = new Set([...discovered, ...discovered.flatMap((c) => companionsOf(c))]);
   const notFiles = [...present].filter((p) => isContract(p) && !found.has(p)).sort();
-  return { selected, removed, notFiles };
+  return { selected, removed, notFiles, by };
 }

@@ -5,15 +5,13 @@ import { phaseFiles } from "../formats/plan-contract/file-name.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
-import { cliIntegrity } from "../integrity/cli-base.js";
-import { integrityTerminal } from "../integrity/render.js";
-import { integrityJson } from "../integrity/report-json.js";
-import { unacknowledged } from "../integrity/types.js";
 import { evidenceProblems, loadContract, unreadProblem } from "../load.js";
 import type { Contract, PlanHeader } from "../model.js";
 import { isInvalid } from "../model.js";
 import { sortProblems } from "../problems.js";
 import { refreshPlanHash } from "../refresh-hash.js";
+import { integrityTerminal } from "../report/integrity.js";
+import { integrityJson } from "../report/integrity-json.js";
 import { paintFor } from "../report/paint.js";
 import { countProblems, renderValidateText } from "../report/problems-text.js";
 import {
@@ -22,7 +20,9 @@ import {
   renderStatusText,
   statusJson,
 } from "../report/status.js";
+import { unacknowledged } from "../verdict.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
+import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { mergeCommand } from "./merge-command.js";

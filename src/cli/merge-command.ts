@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import { UsageError } from "../discover.js";
-import { cliIntegrity } from "../integrity/cli-base.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { mergeShardReports } from "../shard/merge.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
 import { parseCommandArgs, positiveInt } from "./args.js";
+import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";

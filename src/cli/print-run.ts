@@ -1,7 +1,7 @@
-import { integrityMarkdown, integrityTerminal } from "../integrity/render.js";
-import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import type { SpecProof } from "../proof/types.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
+import { integrityMarkdown, integrityTerminal } from "../report/integrity.js";
 import { renderMarkdown } from "../report/markdown.js";
 import { paintFor } from "../report/paint.js";
 import { proofMarkdown, proofTerminal } from "../report/proof.js";
@@ -11,6 +11,7 @@ import { renderTerminal } from "../report/terminal.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { Conclusion, ContractOutcome, RunSummary } from "../verdict.js";
+import { gateConclusion } from "../verdict.js";
 import type { CliIO } from "./io.js";
 
 /** A run's verdict, however it was reached (`run`, or `merge` of shards). */

@@ -1,6 +1,5 @@
 import { availableParallelism } from "node:os";
 import { UsageError } from "../discover.js";
-import { cliIntegrity } from "../integrity/cli-base.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
@@ -19,8 +18,11 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
+import { type ScopeReason, withScope } from "../scope-reason.js";
+import { gateConclusion } from "../verdict.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
+import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
@@ -133,7 +135,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (!resolved.ok)
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
-  let contracts = await loadScope(root, positionals, values.contracts, values["changed-since"], io);
+  const scoped = await loadScope(root, positionals, values.contracts, values["changed-since"], io);
+  let contracts = scoped.contracts;
+  // Said on every surface when the selection narrows; without it every contract found runs.
+  const reasons = scoped.reasons;
 
   // A leg of a matrix runs its share of the whole scope; the merge compares with the base.
   if (values.shard !== undefined && values.base !== undefined)
@@ -204,9 +209,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     for (const f of failures) io.stderr(`contract-gate: ${f}\n`);
   }
 
+  const outcomes = withScope(result.contracts, reasons);
   const printed = {
     summary: result.summary,
-    outcomes: result.contracts,
+    outcomes,
     integrity,
     sandbox: sandbox.info,
     proof,
@@ -222,7 +228,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     const written = await writeReportFile(
       values["report-file"],
       sharded?.block,
-      runReportJsonChunks(result.summary, result.contracts, extras),
+      runReportJsonChunks(result.summary, outcomes, extras),
     );
     io.stderr(`contract-gate: report written to ${written}\n`);
   }

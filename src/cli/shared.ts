@@ -7,6 +7,7 @@ import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import type { ScopeReason } from "../scope-reason.js";
 import type { CliIO } from "./io.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */
@@ -53,7 +54,8 @@ export async function loadAll(
 /**
  * The paths `run` gates, without reading the contracts (what `merge` needs to
  * recompute the shards' scope): discovered, then with `--changed-since` only
- * those changed since the commit, their plan and evidence included.
+ * those changed since the commit, their plan and evidence included; with it,
+ * why each is in scope (the file that changed), said on every surface.
  */
 export async function scopePaths(
   root: string,
@@ -62,8 +64,18 @@ export async function scopePaths(
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
 ): Promise<string[]> {
+  return (await scopeWithReasons(root, paths, extraGlobs, since, io)).files;
+}
+
+async function scopeWithReasons(
+  root: string,
+  paths: readonly string[],
+  extraGlobs: readonly string[] | undefined,
+  since: string | undefined,
+  io: Pick<CliIO, "cwd" | "stderr">,
+): Promise<{ files: string[]; reasons?: Map<string, ScopeReason> }> {
   const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr);
-  if (since === undefined) return files;
+  if (since === undefined) return { files };
   let changed: Set<string>;
   try {
     changed = await changedSince(root, since);
@@ -71,19 +83,25 @@ export async function scopePaths(
     if (e instanceof GitError) throw new UsageError(e.message);
     throw e;
   }
-  return files.filter((f) => companionsOf(f).some((p) => changed.has(p)));
+  const reasons = new Map<string, ScopeReason>();
+  for (const f of files) {
+    const file = companionsOf(f).find((p) => changed.has(p));
+    if (file !== undefined) reasons.set(f, { reason: "changed-since", ref: since, file });
+  }
+  return { files: files.filter((f) => reasons.has(f)), reasons };
 }
 
-/** The contracts `run` gates (`scopePaths`), loaded. */
+/** The contracts `run` gates (`scopePaths`), loaded, with why each is in scope when the selection narrows. */
 export async function loadScope(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
-): Promise<Contract[]> {
-  const files = await scopePaths(root, paths, extraGlobs, since, io);
-  return Promise.all(files.map((f) => loadContract(root, f)));
+): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
+  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io);
+  const contracts = await Promise.all(files.map((f) => loadContract(root, f)));
+  return { contracts, ...(reasons && { reasons }) };
 }
 
 /** Whether the environment says a CI system runs this (any CI sets `CI`). */

@@ -4,6 +4,8 @@
  * stand-in of the API. Every method throws `GitHubApiError` on failure.
  */
 
+import type { ChangedFile } from "../changed-file.js";
+
 export interface RepoRef {
   owner: string;
   repo: string;
@@ -54,21 +56,8 @@ export interface PullReview {
 /** A collaborator's permission as `permission` reports it (maintain → write, triage → read). */
 export type RepoPermission = "admin" | "write" | "read" | "none";
 
-export type FileStatus =
-  | "added"
-  | "modified"
-  | "renamed"
-  | "copied"
-  | "removed"
-  | "changed"
-  | "unchanged";
-
-export interface ChangedFile {
-  path: string;
-  status: FileStatus;
-  /** For `renamed` (and `copied`): the path before. */
-  previousPath?: string;
-}
+/** Re-exported: the adapter lists a PR's files in the shape git's changes have. */
+export type { ChangedFile, FileStatus } from "../changed-file.js";
 
 /** A check-run annotation as the API takes it. */
 export interface Annotation {

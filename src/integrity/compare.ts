@@ -24,17 +24,19 @@ export interface VersionPair {
  * Every finding for the touched contracts. Pure. `supersedes` maps a
  * superseded path to the head contract that names it (see `supersededPaths`);
  * `cites` maps a research path to the head plan beside it that cites it;
- * `heads` holds the head contracts that may supersede others, by path.
+ * `heads` holds the head contracts that may supersede others, by path;
+ * `changed`, the paths the PR changes (relative to the contracts' root), when known.
  */
 export function compareContracts(
   pairs: readonly VersionPair[],
   supersedes: ReadonlyMap<string, string>,
   cites: ReadonlyMap<string, HeadCitations> = new Map(),
   heads: ReadonlyMap<string, Contract> = new Map(),
+  changed?: ReadonlySet<string>,
 ): Finding[] {
   const out: Finding[] = [];
   for (const pair of pairs) {
-    const found = pairFindings(pair, supersedes, cites);
+    const found = pairFindings(pair, supersedes, cites, changed);
     out.push(...found);
     const { base, head } = pair;
     // By effect: a change no rule above blocks may still leave a blocking criterion behind.
@@ -55,6 +57,7 @@ function pairFindings(
   { base, head, unreadHead, movedTo }: VersionPair,
   supersedes: ReadonlyMap<string, string>,
   cites: ReadonlyMap<string, HeadCitations>,
+  changed: ReadonlySet<string> | undefined,
 ): Finding[] {
   const out: Finding[] = [];
   if (head?.contract.kind === "workphase-research") {
@@ -69,7 +72,7 @@ function pairFindings(
     return out;
   }
   if (SPEC_KINDS.has(base.contract.kind)) {
-    out.push(...specFindings(base, head));
+    out.push(...specFindings(base, head, changed));
     return out;
   }
   if (base.contract.kind !== "plan-contract" && base.contract.kind !== "oracle-contract") {

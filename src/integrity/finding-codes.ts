@@ -72,6 +72,11 @@ export const FINDING_CODES = {
     kinds: "speckit-tasks",
     doc: "A task done at base is unchecked at head.",
   },
+  "task-done-untouched": {
+    blocking: false,
+    kinds: "speckit-tasks",
+    doc: "A task became done in the PR, but the PR changes none of the paths it names: a phantom completion, unless an earlier commit did the work.",
+  },
   "criterion-weakened": {
     blocking: true,
     kinds: "every kind",

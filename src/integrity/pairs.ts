@@ -1,5 +1,21 @@
+import type { ChangedFile } from "../changed-file.js";
 import { contractPaths, notAContractReason } from "../contract-path.js";
-import type { ChangedFile } from "../github/types.js";
+
+/**
+ * The paths a change touches, both sides of a rename, relative to the
+ * working directory `prefix` ("" when it is the root); others dropped.
+ */
+export function changedPaths(changed: readonly ChangedFile[], prefix: string): Set<string> {
+  const out = new Set<string>();
+  for (const f of changed) {
+    for (const p of [f.path, f.previousPath]) {
+      if (p === undefined) continue;
+      if (prefix === "") out.add(p);
+      else if (p.startsWith(`${prefix}/`)) out.add(p.slice(prefix.length + 1));
+    }
+  }
+  return out;
+}
 
 /** A contract the PR touches: its path at base and at head (absent on the side it does not exist). */
 export interface TouchedContract {

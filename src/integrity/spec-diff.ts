@@ -1,4 +1,4 @@
-import type { ContractKind, RequirementModel, SpecHeader, Task } from "../model.js";
+import type { ContractKind, RequirementModel, SpecHeader, Task, TaskList } from "../model.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 
@@ -21,7 +21,11 @@ export const SPEC_KINDS: ReadonlySet<ContractKind> = new Set([
  * tests and guardrails never blocks. Other wording and unchecked tasks warn.
  * Pure.
  */
-export function specFindings(base: ContractVersion, head: ContractVersion | undefined): Finding[] {
+export function specFindings(
+  base: ContractVersion,
+  head: ContractVersion | undefined,
+  changed?: ReadonlySet<string>,
+): Finding[] {
   if (head === undefined || head.path !== base.path || head.contract.kind !== base.contract.kind) {
     return [
       finding({
@@ -49,7 +53,10 @@ export function specFindings(base: ContractVersion, head: ContractVersion | unde
     subject,
   });
   if (b.model && h.model) modelFindings(b.model, h.model, at, out);
-  if (b.tasks && h.tasks) taskFindings(b.tasks.tasks, h.tasks.tasks, at, out);
+  if (b.tasks && h.tasks) {
+    taskFindings(b.tasks.tasks, h.tasks.tasks, at, out);
+    if (changed) untouchedFindings(b.tasks.tasks, h.tasks, changed, at, out);
+  }
   // Other wording (a spec's, not a task list's: checking tasks off is progress).
   if (b.model && out.length === 0 && base.text !== head.text) {
     const headLines = new Set(head.text.split("\n"));
@@ -230,6 +237,43 @@ function taskFindings(b: readonly Task[], h: readonly Task[], at: At, out: Findi
         code: "task-unchecked",
         ...at(now.location.line, t.id),
         message: `task ${t.id} was done at the base and is unchecked at head`,
+      }),
+    );
+  }
+}
+
+/**
+ * spec-kit issue #1865's phantom completions, against the base: a task the PR
+ * checks off (or adds done) whose description names paths, none of which the
+ * PR changes. A warning, not an error: an earlier commit may have done the
+ * work (the static rule already blocks a named path that does not exist).
+ * A path counts as touched when the PR changes it or, for a directory, a file
+ * under it, named from the root or from the task list's directory.
+ */
+function untouchedFindings(
+  b: readonly Task[],
+  h: TaskList,
+  changed: ReadonlySet<string>,
+  at: At,
+  out: Finding[],
+): void {
+  const before = new Map(b.map((t) => [t.id, t]));
+  const dir = h.path.slice(0, h.path.lastIndexOf("/") + 1);
+  const touched = (p: string) => {
+    const path = p.replace(/\/+$/, "");
+    for (const c of changed) if (c === path || c.startsWith(`${path}/`)) return true;
+    return false;
+  };
+  for (const t of h.tasks) {
+    if (!t.done || before.get(t.id)?.done || t.paths.length === 0) continue;
+    if (t.paths.some((p) => touched(p.id) || (dir !== "" && touched(dir + p.id)))) continue;
+    const named = t.paths.map((p) => p.id).join(", ");
+    out.push(
+      finding({
+        code: "task-done-untouched",
+        ...at(t.location.line, t.id),
+        message: `task ${t.id} became done in this PR, but the PR changes none of the paths it names (${named}): check that an earlier commit did it`,
+        after: t.text,
       }),
     );
   }

@@ -58,12 +58,6 @@ export type IntegrityReport =
       approvalNote?: string;
     };
 
-/** Blocking findings that no approval acknowledges: they fail the gate. */
-export function unacknowledged(report: IntegrityReport | undefined): Finding[] {
-  if (!report?.applies || report.approval) return [];
-  return report.findings.filter((f) => f.blocking);
-}
-
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -79,22 +73,6 @@ export function orderFindings(findings: readonly Finding[]): Finding[] {
   );
 }
 
-/** The gate's conclusion: the run's, turned to failure by unacknowledged blocking findings. */
-export function gateConclusion<C extends string>(
-  conclusion: C,
-  report: IntegrityReport | undefined,
-): C | "failure" {
-  return unacknowledged(report).length > 0 ? "failure" : conclusion;
-}
-
-/** The run summary with the gate's conclusion (see `gateConclusion`). */
-export function withIntegrity<S extends { conclusion: string }>(
-  summary: S,
-  report: IntegrityReport | undefined,
-): S {
-  return unacknowledged(report).length > 0 ? { ...summary, conclusion: "failure" } : summary;
-}
-
 /**
  * Whether another open PR shares the head commit with another base
  * (`shared-head-other-base`): no approval unblocks that, so no surface says one would.
@@ -103,14 +81,4 @@ export function sharesHead(report: IntegrityReport | undefined): boolean {
   return (
     report?.applies === true && report.findings.some((f) => f.code === "shared-head-other-base")
   );
-}
-
-/** The check-run title, led by the contract changes that block. */
-export function integrityTitle(title: string, report: IntegrityReport | undefined): string {
-  const n = unacknowledged(report).length;
-  if (n === 0) return title;
-  const lead = sharesHead(report)
-    ? `Head commit shared with an open PR into another base${n > 1 ? ` (${n} blocking findings)` : ""}`
-    : `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
-  return /^No contracts|nothing blocks$|^0 blocking/.test(title) ? lead : `${lead}; ${title}`;
 }

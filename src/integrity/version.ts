@@ -1,4 +1,6 @@
-import type { Contract } from "../model.js";
+import { parseContract } from "../formats/index.js";
+import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
+import type { Contract, ContractKind } from "../model.js";
 
 /**
  * One side (base or head) of a contract the PR touches: the parse the gate
@@ -13,4 +15,46 @@ export interface ContractVersion {
   json?: unknown;
   /** Plan contracts: `sha256:` of the paired plan's bytes, `null` when there is none. */
   planDigest?: string | null;
+}
+
+/** The same parse the gate uses, plus the decoded text and (plan contracts) the JSON value. */
+export function version(
+  kind: ContractKind,
+  path: string,
+  bytes: Uint8Array,
+  size: number,
+  planDigest?: string | null,
+): ContractVersion {
+  if (size > MAX_CONTRACT_BYTES) {
+    const contract: Contract = {
+      kind,
+      path,
+      header:
+        kind === "plan-contract"
+          ? {
+              kind,
+              sourcePlanHashLocation: { path, line: 1, column: 1 },
+              tasks: [],
+              successCriteria: [],
+            }
+          : { kind },
+      criteria: [],
+      problems: [fileTooLarge(path, size)],
+    };
+    return { path, contract, text: "", ...(planDigest !== undefined ? { planDigest } : {}) };
+  }
+  const contract = parseContract(kind, path, bytes);
+  const decoded = decodeContractText(path, bytes);
+  const text = typeof decoded === "string" ? decoded : "";
+  const out: ContractVersion = { path, contract, text };
+  if (kind === "plan-contract") out.planDigest = planDigest ?? null;
+  // JSON kinds keep the value: plan contracts and QR files are compared field by field.
+  if (kind !== "oracle-contract") {
+    try {
+      out.json = JSON.parse(text);
+    } catch {
+      // Not JSON: plan contracts compare it as "cannot be listed" (planFindings), QR files not at all.
+    }
+  }
+  return out;
 }

@@ -1,10 +1,10 @@
 import type { CheckRunOutput } from "../github/types.js";
-import { integrityAnnotations, integrityMarkdown } from "../integrity/render.js";
-import { type IntegrityReport, integrityTitle } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import type { SpecProof } from "../proof/types.js";
 import { type ContractOutcome, type RunSummary, skippedCommands } from "../verdict.js";
 import { annotationsFor } from "./annotations.js";
-import { checkRunTitle, commentMarker } from "./github-text.js";
+import { checkRunTitle, commentMarker, integrityTitle } from "./github-text.js";
+import { integrityAnnotations, integrityMarkdown } from "./integrity.js";
 import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
 import { markdownSize } from "./markdown-escape.js";
 import { proofMarkdown } from "./proof.js";

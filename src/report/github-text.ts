@@ -1,4 +1,5 @@
-import type { RunSummary } from "../verdict.js";
+import { type IntegrityReport, sharesHead } from "../integrity/types.js";
+import { type RunSummary, unacknowledged } from "../verdict.js";
 import { criteriaCount } from "./problems-text.js";
 
 /** The check run's default name (action.yml's `check-name`), and every report's title. */
@@ -41,4 +42,14 @@ export function commentMarker(checkName: string): string {
 
 export function shaMarker(sha: string): string {
   return `<!-- contract-gate:sha:${sha} -->`;
+}
+
+/** The check-run title, led by the contract changes that block. */
+export function integrityTitle(title: string, report: IntegrityReport | undefined): string {
+  const n = unacknowledged(report).length;
+  if (n === 0) return title;
+  const lead = sharesHead(report)
+    ? `Head commit shared with an open PR into another base${n > 1 ? ` (${n} blocking findings)` : ""}`
+    : `${n} blocking contract change${n === 1 ? "" : "s"} (need approval)`;
+  return /^No contracts|nothing blocks$|^0 blocking/.test(title) ? lead : `${lead}; ${title}`;
 }

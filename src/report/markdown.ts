@@ -1,3 +1,4 @@
+import { scopeText } from "../scope-reason.js";
 import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
@@ -165,6 +166,7 @@ function lastLine(opts: MarkdownOptions): string[] {
 
 function contractTable(c: ContractOutcome, rows: Level["rows"]): string[] {
   const out = [`### ${codeSpan(c.path)} — ${verdictLabel(c)}`];
+  if (c.inScope) out.push("", `In scope: ${scopeText(c.path, c.inScope, codeSpan)}.`);
   const errors = c.problems.filter((p) => p.severity === "error");
   if (c.problems.length) {
     out.push("");

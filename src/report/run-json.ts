@@ -1,11 +1,17 @@
 import { z } from "zod";
-import { IntegrityJsonSchema, integrityJson } from "../integrity/report-json.js";
-import { gateConclusion, type IntegrityReport } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import { CONTRACT_KINDS } from "../model.js";
 import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
 import type { SpecProof } from "../proof/types.js";
 import type { SandboxInfo } from "../sandbox/index.js";
-import { type ContractOutcome, CRITERION_STATUSES, type RunSummary } from "../verdict.js";
+import { SCOPE_REASONS, scopeText } from "../scope-reason.js";
+import {
+  type ContractOutcome,
+  CRITERION_STATUSES,
+  gateConclusion,
+  type RunSummary,
+} from "../verdict.js";
+import { IntegrityJsonSchema, integrityJson } from "./integrity-json.js";
 import { SpecProofJsonSchema, specProofJson } from "./proof-json.js";
 
 const problemCodes = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
@@ -110,6 +116,8 @@ export const RunReportSchema = z.object({
       criteria: z.array(CriterionSchema),
       /** Requirement specs: the requirement proof (docs/proof.md). */
       proof: SpecProofJsonSchema.optional(),
+      /** Why the run gates it: changed by the PR, bound to its head branch, every contract, … */
+      inScope: z.object({ reason: z.enum(SCOPE_REASONS), text: z.string() }).optional(),
     }),
   ),
   /** Changes to contracts against the PR's base (`run --base`, the action on pull requests). */
@@ -224,6 +232,9 @@ function contractJson(
       })),
     })),
     ...(proof && { proof: specProofJson(proof) }),
+    ...(c.inScope && {
+      inScope: { reason: c.inScope.reason, text: scopeText(c.path, c.inScope) },
+    }),
   };
 }
 

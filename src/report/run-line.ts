@@ -1,6 +1,6 @@
-import { gateConclusion, type IntegrityReport, unacknowledged } from "../integrity/types.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import type { Conclusion, ContractOutcome, RunSummary } from "../verdict.js";
-import { CRITERION_STATUSES } from "../verdict.js";
+import { CRITERION_STATUSES, gateConclusion, unacknowledged } from "../verdict.js";
 import { criteriaCount, plural } from "./problems-text.js";
 
 /** The final verdict of a run: what every surface's last line is computed from. */

@@ -1,4 +1,5 @@
 import type { IntegrityReport } from "../integrity/types.js";
+import { scopeText } from "../scope-reason.js";
 import type {
   CheckOutcome,
   ContractOutcome,
@@ -58,6 +59,7 @@ export function renderTerminal(
           ? paint.dim(label)
           : paint.red(label);
     out.push(`${paint.bold(safe(c.path))}  ${c.kind}  ${painted}`);
+    if (c.inScope) out.push(`  ${paint.dim(`in scope: ${scopeText(c.path, c.inScope, safe)}`)}`);
     for (const p of c.problems) {
       const clean = { ...p, message: safe(p.message), ...(p.hint ? { hint: safe(p.hint) } : {}) };
       out.push(`  ${formatProblem(clean, paint).replace(/\n/g, "\n  ")}`);

@@ -96,10 +96,15 @@ export function readTasks(sd: SpecDoc): TaskList {
         }),
       );
     } else seen.set(id, i);
+    // Each path once, at its first mention: a phantom is the task's, not each word's.
     const paths: SpecReference[] = [];
+    const named = new Set<string>();
     for (const e of extra) {
-      for (const p of pathsIn(e.text))
+      for (const p of pathsIn(e.text)) {
+        if (named.has(p.path)) continue;
+        named.add(p.path);
         paths.push({ id: p.path, location: locate(doc, e.index, p.column) });
+      }
     }
     tasks.push({
       id,
@@ -122,7 +127,12 @@ const EXTENSIONS = new Set(
     " ",
   ),
 );
-const TOKEN = /[A-Za-z0-9_./@~+-]+/g;
+/** The characters of a path token, `[A-Za-z0-9_./@~+-]`, by char code. */
+const TOKEN_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@~+-")
+  TOKEN_CHAR[c.charCodeAt(0)] = 1;
+const isTokenChar = (code: number) => code < 128 && TOKEN_CHAR[code] === 1;
+const DOT = 46;
 
 /**
  * Repository paths a description names: tokens with a `/` ending in a known
@@ -135,33 +145,44 @@ const TOKEN = /[A-Za-z0-9_./@~+-]+/g;
 export function pathsIn(text: string): { path: string; column: number }[] {
   if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return [];
   const out: { path: string; column: number }[] = [];
-  for (const m of text.matchAll(TOKEN)) {
-    let token = m[0];
-    const at = m.index;
+  // One scan over maximal runs of token characters; a task list the PR author
+  // writes may hold a 1 MiB line of them, so no regex or copy per token but one.
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const at = i;
+    while (i < n && isTokenChar(text.charCodeAt(i))) i++;
     const before = text[at - 1];
-    const after = text[at + token.length];
+    const after = text[i];
     // Part of a URL, a placeholder or a glob: not a path of this repository.
     if (before === ":" || before === "[" || before === "{" || before === "<" || before === "*")
       continue;
-    if (after === ":" && text[at + token.length + 1] === "/") continue;
+    if (after === ":" && text[i + 1] === "/") continue;
     if (after === "[" || after === "{" || after === "*" || after === "<") continue;
-    token = token.replace(/[.,;:]+$/, "");
+    // A sentence's full stop is no part of the path (`,;:` end a token already).
+    let end = i;
+    while (end > at && text.charCodeAt(end - 1) === DOT) end--;
+    let token = text.slice(at, end);
     if (token.startsWith("@") || token.startsWith("~") || token.startsWith("//")) continue;
     // `./styles/a.css` is relative to some other file (an import specifier), not the root.
     if (token.startsWith("./")) continue;
     if (token.startsWith("/")) token = token.slice(1);
     if (token === "" || token.includes("..")) continue;
-    const last = token.endsWith("/") ? "" : token.slice(token.lastIndexOf("/") + 1);
-    const dot = last.lastIndexOf(".");
-    const ext = dot > 0 ? last.slice(dot + 1).toLowerCase() : last.toLowerCase();
-    const known = dot > 0 ? EXTENSIONS.has(ext) : last === "Dockerfile" || last === "Makefile";
     // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
     // directory is often listed relative to the one before it (`tests/` with
     // `unit/, fixtures/`): neither is checked.
     if (!token.includes("/") || token.endsWith("/")) continue;
-    if (known) {
-      out.push({ path: token.replace(/\/+$/, ""), column: at + 1 });
-    }
+    const last = token.slice(token.lastIndexOf("/") + 1);
+    const dot = last.lastIndexOf(".");
+    const known =
+      dot > 0
+        ? EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
+        : last === "Dockerfile" || last === "Makefile";
+    if (known) out.push({ path: token, column: at + 1 });
   }
   return out;
 }

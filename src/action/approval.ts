@@ -1,5 +1,5 @@
 import type { GitHubApi, PullReview, RepoPermission } from "../github/types.js";
-import type { Approval } from "./types.js";
+import type { Approval } from "../integrity/types.js";
 
 /** States that replace a reviewer's earlier verdict; a comment does not. */
 const VERDICTS = new Set(["APPROVED", "CHANGES_REQUESTED", "DISMISSED"]);

@@ -1,8 +1,13 @@
 import type { Annotation } from "../github/types.js";
-import { codeBlock, codeSpan, escapeInline, markdownSize } from "../report/markdown-escape.js";
-import type { Paint } from "../report/paint.js";
-import { safe } from "../report/terminal.js";
-import { type Finding, type IntegrityReport, orderFindings, sharesHead } from "./types.js";
+import {
+  type Finding,
+  type IntegrityReport,
+  orderFindings,
+  sharesHead,
+} from "../integrity/types.js";
+import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import type { Paint } from "./paint.js";
+import { safe } from "./terminal.js";
 
 const HOW_TO_APPROVE =
   "They stop blocking once someone with write access who is not the PR's author approves the PR's current head commit.";

@@ -1,16 +1,16 @@
 import { dirname } from "node:path/posix";
-import { planHash } from "../drift.js";
-import { kindOf, parseContract } from "../formats/index.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
-import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
-import { readRepoFile } from "../fs/repo-file.js";
-import type { Git } from "../git/index.js";
-import type { Contract, ContractKind } from "../model.js";
-import { compareContracts, supersededPaths, type VersionPair } from "./compare.js";
-import type { TouchedContract } from "./pairs.js";
-import { comparedKind, type Finding } from "./types.js";
-import type { ContractVersion } from "./version.js";
-import type { HeadCitations } from "./workphase-diff.js";
+import { planHash } from "./drift.js";
+import { kindOf } from "./formats/index.js";
+import { phaseFiles } from "./formats/plan-contract/file-name.js";
+import { MAX_CONTRACT_BYTES } from "./formats/text.js";
+import { readRepoFile } from "./fs/repo-file.js";
+import type { Git } from "./git/index.js";
+import { compareContracts, supersededPaths, type VersionPair } from "./integrity/compare.js";
+import type { TouchedContract } from "./integrity/pairs.js";
+import { comparedKind, type Finding } from "./integrity/types.js";
+import { type ContractVersion, version } from "./integrity/version.js";
+import type { HeadCitations } from "./integrity/workphase-diff.js";
+import type { Contract, ContractKind } from "./model.js";
 
 export interface CompareOptions {
   /** Git of the repository root (or the working directory inside it) the paths are relative to. */
@@ -26,6 +26,8 @@ export interface CompareOptions {
    * holds the base branch's later edits) compares only what the PR changed.
    */
   headCommit?: string;
+  /** The paths the change touches (relative like the contracts): done tasks are checked against them. */
+  changed?: ReadonlySet<string>;
 }
 
 /**
@@ -63,17 +65,21 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   if (!pairs.some((p) => p.base !== undefined || p.head?.contract.kind === "workphase-research")) {
     return [];
   }
-  const oracleHeads: Contract[] = [];
-  for (const path of opts.discovered) {
-    if (kindOf(path) !== "oracle-contract") continue;
-    const head = headVersion(opts.git.root, path);
-    if (head) oracleHeads.push(head.contract);
-  }
+  // Their `supersedes:` lines excuse deletions: read where the head versions are read, so a
+  // step before the gate cannot add one on disk to a contract the PR never touched.
+  const oraclePaths = opts.discovered.filter((path) => kindOf(path) === "oracle-contract");
+  const oracleHeads: Contract[] =
+    opts.headCommit === undefined
+      ? oraclePaths.flatMap((path) => headVersion(opts.git.root, path)?.contract ?? [])
+      : [...(await versionsAtCommit(opts.git, opts.headCommit, oraclePaths)).values()].map(
+          (v) => v.contract,
+        );
   return compareContracts(
     pairs,
     supersededPaths(oracleHeads),
     await citingPlans(opts, pairs),
     new Map(oracleHeads.map((c) => [c.path, c])),
+    opts.changed,
   );
 }
 
@@ -170,46 +176,4 @@ function headVersion(root: string, path: string): ContractVersion | undefined {
     planDigest = p?.kind === "file" ? planHash(p.bytes) : null;
   }
   return version(kind, path, read.bytes, read.size, planDigest);
-}
-
-/** The same parse the gate uses, plus the decoded text and (plan contracts) the JSON value. */
-export function version(
-  kind: ContractKind,
-  path: string,
-  bytes: Uint8Array,
-  size: number,
-  planDigest?: string | null,
-): ContractVersion {
-  if (size > MAX_CONTRACT_BYTES) {
-    const contract: Contract = {
-      kind,
-      path,
-      header:
-        kind === "plan-contract"
-          ? {
-              kind,
-              sourcePlanHashLocation: { path, line: 1, column: 1 },
-              tasks: [],
-              successCriteria: [],
-            }
-          : { kind },
-      criteria: [],
-      problems: [fileTooLarge(path, size)],
-    };
-    return { path, contract, text: "", ...(planDigest !== undefined ? { planDigest } : {}) };
-  }
-  const contract = parseContract(kind, path, bytes);
-  const decoded = decodeContractText(path, bytes);
-  const text = typeof decoded === "string" ? decoded : "";
-  const out: ContractVersion = { path, contract, text };
-  if (kind === "plan-contract") out.planDigest = planDigest ?? null;
-  // JSON kinds keep the value: plan contracts and QR files are compared field by field.
-  if (kind !== "oracle-contract") {
-    try {
-      out.json = JSON.parse(text);
-    } catch {
-      // Not JSON: plan contracts compare it as "cannot be listed" (planFindings), QR files not at all.
-    }
-  }
-  return out;
 }

@@ -1,9 +1,9 @@
+import { compareWithBase } from "../compare-with-base.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { GitReadError, openGit } from "../git/index.js";
-import { compareWithBase } from "./collect.js";
-import { touchedContracts } from "./pairs.js";
-import type { IntegrityReport } from "./types.js";
+import { changedPaths, touchedContracts } from "../integrity/pairs.js";
+import type { IntegrityReport } from "../integrity/types.js";
 
 /**
  * `--base <rev>`: compare every contract changed between the merge base of
@@ -20,7 +20,13 @@ export async function integrityAgainst(
   const changed = await git.worktreeChanges(base);
   const touched = touchedContracts(changed, globs, "");
   const discovered = await discoverContracts({ root, globs });
-  const findings = await compareWithBase({ git, mergeBase: base, touched, discovered });
+  const findings = await compareWithBase({
+    git,
+    mergeBase: base,
+    touched,
+    discovered,
+    changed: changedPaths(changed, ""),
+  });
   return { applies: true, base, findings };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { FINDING_CODES, type FindingCode } from "../integrity/finding-codes.js";
+import { type IntegrityReport, orderFindings } from "../integrity/types.js";
 import { CONTRACT_KINDS } from "../model.js";
-import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
-import { type IntegrityReport, orderFindings } from "./types.js";
 
 const findingCodes = Object.keys(FINDING_CODES) as [FindingCode, ...FindingCode[]];
 

@@ -1,10 +1,10 @@
+import { compareWithBase } from "../compare-with-base.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
+import { changedPaths, touchedContracts } from "../integrity/pairs.js";
+import type { IntegrityReport } from "../integrity/types.js";
+import { workflowFindings } from "../integrity/workflow-diff.js";
 import { findApproval } from "./approval.js";
-import { compareWithBase } from "./collect.js";
-import { touchedContracts } from "./pairs.js";
-import type { IntegrityReport } from "./types.js";
-import { workflowFindings } from "./workflow-diff.js";
 
 export interface PullIntegrityArgs {
   api: Pick<GitHubApi, "listReviews" | "getPermission" | "getPull">;
@@ -31,6 +31,7 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     git: args.git,
     mergeBase: base,
     touched: touchedContracts(args.changed, args.globs, args.prefix),
+    changed: changedPaths(args.changed, args.prefix),
     discovered: args.discovered,
     headCommit: args.pr.headSha,
   });
