@@ -1,6 +1,6 @@
 /**
  * Adversarial input shapes for the parsers, each built to a given size: the
- * shapes that once cost more than linear time (issue 7, section 2). Shared by
+ * shapes that once cost more than linear time. Shared by
  * the parse bench (bench/parse.ts) and the property test that proves every
  * parser ends with problems and without a throw on each
  * (test/plan-contract.linear.test.ts).

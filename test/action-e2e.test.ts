@@ -916,7 +916,7 @@ describe.concurrent("contract-gate action (dist/index.js) end to end", () => {
       expect(r.code).toBe(1);
       const w = warnings(r).join("\n");
       expect(w).toContain("checks: write");
-      // Not a fork's pull request: the permission's fix, not the fork recipe (issue 11).
+      // Not a fork's pull request: the permission's fix, not the fork recipe.
       expect(w).not.toMatch(/two-stage setup/);
       expect(w).toContain("The verdict was not posted");
       expect(r.commands.filter((c) => c.command === "error" && c.properties.file)).toHaveLength(9);

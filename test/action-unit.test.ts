@@ -777,7 +777,7 @@ describe("runAction (in-process, fake API)", () => {
     expect(io.annotations).toEqual([
       { message: expect.stringContaining("marker absent"), file: oraclePath("c"), line: 9 },
     ]);
-    // Not a fork's pull request: the error's own advice, never the fork recipe (issue 11).
+    // Not a fork's pull request: the error's own advice, never the fork recipe.
     expect(io.warnings).toEqual([expect.stringContaining("The verdict was not posted")]);
     expect(io.warnings[0]).not.toContain("two-stage");
     expect(io.outputs["check-run-id"]).toBe("");

@@ -451,7 +451,7 @@ describe("check runs", () => {
       `POST /repos/${REPO}/check-runs failed with 403 Forbidden: Resource not accessible by integration.`,
     );
     expect(e.message).toContain("add `checks: write` to the workflow's");
-    // The fork recipe is the action's, given only on a fork's pull request (issue 11).
+    // The fork recipe is the action's, given only on a fork's pull request.
     expect(e.message).not.toContain("fork");
     expect(e.failure).toBe("forbidden");
   });

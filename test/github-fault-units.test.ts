@@ -1,4 +1,4 @@
-/** The pure parts of issue 11's fault handling: which rate limit, the API tuning, the signal exit codes. */
+/** The pure parts of the GitHub fault handling: which rate limit, the API tuning, the signal exit codes. */
 import { describe, expect, it } from "vitest";
 import { failureClass } from "../src/github/errors.js";
 import { clockTime, rateLimitOf } from "../src/github/rate-limit.js";

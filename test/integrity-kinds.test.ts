@@ -9,7 +9,7 @@ import { runCli } from "./helpers/cli.js";
 import { git } from "./helpers/git.js";
 import { baseAndHead } from "./helpers/integrity-repo.js";
 
-/** The planner and workphase kinds against their base (issue 13, §2–§4), in real git repos. */
+/** The planner and workphase kinds against their base, in real git repos. */
 
 const fixture = (rel: string) => readFileSync(join(__dirname, "fixtures/kinds", rel), "utf8");
 

@@ -1,6 +1,6 @@
 /**
  * One PR touching a file of each planner and workphase kind, through the
- * bundled action (dist/index.js) and the GitHub stand-in; then the issue 13
+ * bundled action (dist/index.js) and the GitHub stand-in; then the
  * base rules of those kinds end to end: QR changes are warnings on every
  * surface that never block, deleting cited research blocks, a deleted QR file
  * is shown, and legacy research is accepted only while the PR leaves it alone.

@@ -6,7 +6,7 @@ import { runCli } from "./helpers/cli.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 /**
- * Each dishonest form of a markdown contract from issue 7, beside its honest
+ * Each dishonest form of a markdown contract that once passed, beside its honest
  * twin, end to end through `validate` and `run`. Every dishonest form made
  * the upstream reading skip something a reviewer would see (or see
  * something it skipped) — criterion 2 fails in each, so a silent skip would

@@ -138,7 +138,7 @@ function pairFindings(
 }
 
 /**
- * The planner and workphase kinds against their base (issue 13): a QR file's
+ * The planner and workphase kinds against their base: a QR file's
  * changes and deletion are warnings; deleting research a head plan cites
  * blocks. Planner plans and context files and workphase plans are rewritten
  * by their tools as work proceeds: the issue names no rule for their edits or

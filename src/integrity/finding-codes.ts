@@ -178,7 +178,7 @@ export const FINDING_CODES = {
   },
 
   // Planner quality-review files: warnings only, since upstream deletes a QR file on
-  // pass and a re-decompose restarts at iteration 1 (issue 13)
+  // pass and a re-decompose restarts at iteration 1
   "qr-removed": {
     blocking: false,
     kinds: "planner-qr",

@@ -32,7 +32,7 @@ const show = (item: Item) => JSON.stringify(item);
 
 /**
  * A QR file that persists from base to head. Every finding is a warning
- * (issue 13): upstream deletes a QR file when it passes and a manual
+ *: upstream deletes a QR file when it passes and a manual
  * re-decompose restarts at iteration 1, so these changes are often honest;
  * they are shown so a reviewer sees a PASS rewritten, the checklist
  * reshaped, or the counter that caps the loop ("Maximum 5 iterations per QR

@@ -12,7 +12,7 @@ export interface HeadCitations {
 /**
  * A research file gone from its path at head. "A plan cannot rest on a
  * finding nobody recorded" (003): when the plan beside it still cites it,
- * the deletion blocks (issue 13, §4). With no citing plan it gates nothing
+ * the deletion blocks. With no citing plan it gates nothing
  * any more and is not a finding. Pure.
  */
 export function researchRemoved(
@@ -42,7 +42,7 @@ function legacyLines(v: ContractVersion): number[] {
 /**
  * Research in the legacy form (findings without ids, read as `legacy-<n>`)
  * is accepted with a warning when the file is unchanged since the PR base,
- * and refused when the PR adds or changes it (issue 13, §3): old artifacts
+ * and refused when the PR adds or changes it: old artifacts
  * stay readable, new ones are written with ids. `base` is absent when the PR
  * adds the file. Pure.
  */
