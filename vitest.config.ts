@@ -28,6 +28,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, "test/fixtures/**"],
     // Process-spawning tests share two cores with the bundler; keep them predictable.
     pool: "forks",
+    // Most tests wait on child processes (git, the bundled gate, runners): on two cores one
+    // worker leaves the machine half idle, three keep it busy (the suite's wall time roughly halves).
+    maxWorkers: 3,
     // No per-test timeout: a timeout is a timed assertion, and on a loaded 2-core machine a
     // correct end-to-end test can take minutes. A hung test is bounded by CI's own time limit.
     testTimeout: 0,

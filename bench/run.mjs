@@ -10,6 +10,8 @@ await import("./run-commands.mjs");
 await import("./sandbox.mjs");
 // 30,000 oracle checks take minutes per mode: only when asked.
 if (process.env.BENCH_SCALE) await import("./scale.mjs");
+// Sharding: unsharded vs 4 shards run in turn, then the merge; minutes too: only when asked.
+if (process.env.BENCH_SHARD) await import("./shard.mjs");
 await import("./grep.mjs");
 // The action bench drives the TypeScript API stand-in from test/, so it runs through tsx.
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));

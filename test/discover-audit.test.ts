@@ -10,6 +10,7 @@ import { openGit } from "../src/git/index.js";
 import type { GitHubApi } from "../src/github/types.js";
 import { oracleContract, planContract } from "./fixtures/run/contracts.js";
 import { runCli } from "./helpers/cli.js";
+import { commitAll } from "./helpers/git.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const C = ".claude/tasks/contracts";
@@ -23,6 +24,8 @@ function moved(dir: string, withOracle: boolean): string {
   for (const [p, t] of Object.entries(PLAN)) files[p.replace(".planning/", `${dir}/`)] = t;
   if (withOracle) files[`${C}/a.md`] = ORACLE;
   writeTree(root, files);
+  // The action runs in a checkout: what it gates is a commit.
+  commitAll(root, "moved");
   return root;
 }
 

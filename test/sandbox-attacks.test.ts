@@ -186,9 +186,11 @@ describe("attacks from a contract's commands", () => {
 
   it("cannot write workflow commands into the gate's stdout through /proc/<gate>/fd/1", () => {
     expect(off.status["gate-stdout"]).toBe("met");
-    expect(off.stdout).toContain(INJECTED);
+    // A workflow command is a line of its own; the report quotes the attack's command text inside JSON strings.
+    const injected = (out: string) => out.split("\n").some((l) => l.startsWith(INJECTED));
+    expect(injected(off.stdout)).toBe(true);
     expect(on.status["gate-stdout"]).toBe("unmet");
-    expect(on.stdout).not.toContain(INJECTED);
+    expect(injected(on.stdout)).toBe(false);
   });
 
   it("cannot append to GITHUB_ENV, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY or GITHUB_STATE", () => {

@@ -197,7 +197,7 @@ describe("the action (dist/index.js) on requirement specs", () => {
       const repo = await makeRepo({ base: { ...KIT_FILES, [TASKS]: before }, head });
       const gh = await standInFor(repo, {});
       try {
-        const r = await runAction({ repo, gh, event: "pull_request" });
+        const r = await runAction({ repo, gh, event: "pull_request", inputs: PROOF_OFF });
         const report = JSON.parse(readFileSync(r.outputs.report!, "utf8")) as {
           integrity?: { findings: { code: string; blocking: boolean; message: string }[] };
         };
