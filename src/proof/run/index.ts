@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ChangedFile } from "../../github/types.js";
 import { type ProcessRunner, runProcess } from "../../process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../../sandbox/index.js";
+import { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
 import type { ProofRun, ProveInput, TestProof } from "../types.js";
 import { detectTestCommand } from "./detect.js";
@@ -11,11 +12,10 @@ import { commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide } from "./side.js";
 import { listTree, openViews, type ProofViews, planBase } from "./view.js";
 
+/** Default `test-timeout-seconds`, each runner invocation's bound: one constant, the inputs' own. */
+export { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 export { commandFromInput, PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
 export { settleWithProof } from "./settle.js";
-
-/** Default `test-timeout-seconds`: each runner invocation's bound. */
-export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
 
 /** Where one side's commands run: a sandbox around `root` that may also read `reads`. */
 export type RunnerFactory = (tree: { root: string; reads: readonly string[] }) => Promise<{
