@@ -8,32 +8,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ProcessOptions, ProcessOutcome } from "../src/process/run-process.js";
+import type { ProcessOutcome } from "../src/process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
 import { LANE_EXECUTOR_C } from "../src/sandbox/lane-executor-c.js";
-import { HOST_FROM_SOURCE, processesWith } from "./helpers/sandbox.js";
+import { bash, processesWith, sandboxOptions } from "./helpers/sandbox.js";
 import { tempDir } from "./helpers/tmp.js";
 
 function options(root: string, over: Partial<SandboxOptions> = {}): SandboxOptions {
-  return {
-    mode: "required",
-    root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tempDir("cg-home-") },
-    hostCommand: HOST_FROM_SOURCE,
-    memoryMb: 256,
-    pidsMax: 48,
-    ...over,
-  };
-}
-
-function bash(root: string, script: string, timeoutMs = 60_000): ProcessOptions {
-  return {
-    file: "bash",
-    args: ["-c", script],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    timeoutMs,
-  };
+  return sandboxOptions(root, { mode: "required", memoryMb: 256, ...over });
 }
 
 function parent(pid: number): number {

@@ -18,39 +18,18 @@ import {
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseInputs } from "../src/action/inputs.js";
-import type { ProcessOptions } from "../src/process/run-process.js";
-import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
+import { openSandbox } from "../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
 import { oracleContract, oraclePath } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
-import { HOST_FROM_SOURCE, processesWith, ROOT } from "./helpers/sandbox.js";
+import { bash, processesWith, ROOT, sandboxOptions } from "./helpers/sandbox.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
 /** A check's group, below its run's: `/…/contract-gate-<hex>/check-<n>`. */
 const CHECK_GROUP = /\/contract-gate-[0-9a-f]+\/check-\d+$/;
 
-function options(root: string, over: Partial<SandboxOptions> = {}): SandboxOptions {
-  return {
-    mode: "auto",
-    root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tempDir("cg-home-") },
-    hostCommand: HOST_FROM_SOURCE,
-    memoryMb: 64,
-    pidsMax: 48,
-    ...over,
-  };
-}
-
-function bash(root: string, script: string, timeoutMs = 60_000): ProcessOptions {
-  return {
-    file: "bash",
-    args: ["-c", script],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    timeoutMs,
-  };
-}
+const options = sandboxOptions;
 
 /** Allocates and touches 256 MiB, then says so. */
 const MEMORY_BOMB = `node -e "Buffer.alloc(256 * 1024 * 1024, 1); console.log('allocated')"`;

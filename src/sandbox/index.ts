@@ -127,23 +127,23 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     close: () => {},
   });
   if (opts.mode === "off") return unsandboxed();
+  /** No boundary, and no command may run: each refused with `reason`, the report saying why. */
+  const refusing = (why: { error: string } | { warning: string }, reason: string): Sandbox => ({
+    info: {
+      mode: opts.mode,
+      mechanism: "none",
+      executor: "gate",
+      cgroup: "none",
+      memoryMb,
+      ...why,
+    },
+    run: (o) => runCollected(o, async () => ({ kind: "boundary", reason })),
+    close: () => {},
+  });
   // A wrong sandbox-read is the workflow's mistake, not a missing boundary:
   // no mode runs a command past it.
   const extra = resolveExtraReads(opts.extraReads ?? [], opts.root, opts.env.HOME);
-  if (!extra.ok) {
-    return {
-      info: {
-        mode: opts.mode,
-        mechanism: "none",
-        executor: "gate",
-        cgroup: "none",
-        memoryMb,
-        error: extra.error,
-      },
-      run: (o) => runCollected(o, async () => ({ kind: "boundary", reason: extra.error })),
-      close: () => {},
-    };
-  }
+  if (!extra.ok) return refusing({ error: extra.error }, extra.error);
   const found = await findBoundary(opts, extra.paths);
   if (found.ok) return found.sandbox;
   if (opts.mode === "auto") return unsandboxed(found.error);
@@ -151,18 +151,7 @@ export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
     `sandbox: required, but no boundary is available (${found.error}). ` +
     "Fix: run the gate as root or give the runner passwordless sudo (GitHub-hosted Linux runners have it), " +
     "or set sandbox: auto (or --sandbox auto) to run commands unsandboxed.";
-  return {
-    info: {
-      mode: opts.mode,
-      mechanism: "none",
-      executor: "gate",
-      cgroup: "none",
-      memoryMb,
-      warning: found.error,
-    },
-    run: (o) => runCollected(o, async () => ({ kind: "boundary", reason })),
-    close: () => {},
-  };
+  return refusing({ warning: found.error }, reason);
 }
 
 async function findBoundary(

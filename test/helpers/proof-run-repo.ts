@@ -1,13 +1,11 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { MapEntry, RequirementModel } from "../../src/model.js";
 import type { ProveInput } from "../../src/proof/types.js";
 import { commitAll, git } from "./git.js";
+import { linkNodeModules } from "./proof-repo.js";
 import { tempDir, writeTree } from "./tmp.js";
-
-/** This repository's node_modules, linked into a test repository (ignored there, as installs are). */
-export const NODE_MODULES = join(import.meta.dirname, "../../node_modules");
 
 /** A git repository with a base commit and a head commit on top; returns the root and the base sha. */
 export function proofRepo(
@@ -17,7 +15,7 @@ export function proofRepo(
 ): { root: string; base: string } {
   const root = tempDir("cg-proof-repo-");
   writeTree(root, { ".gitignore": "node_modules\n", ...base });
-  symlinkSync(NODE_MODULES, join(root, "node_modules"));
+  linkNodeModules(root);
   commitAll(root, "base");
   const sha = git(root, "rev-parse", "HEAD").trim();
   writeTree(root, head);

@@ -2,8 +2,11 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ProcessOptions } from "../../src/process/run-process.js";
+import type { SandboxOptions } from "../../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../../src/sandbox/protocol.js";
 import { outputOf } from "./action-harness.js";
+import { tempDir } from "./tmp.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
@@ -16,6 +19,30 @@ export const HOST_FROM_SOURCE = [
   join(ROOT, "src/sandbox/host-entry.ts"),
   SANDBOX_HOST_ARG,
 ];
+
+/** Sandbox options for `root` from source: a private home, 48 pids, `over` on top (mode, memory). */
+export function sandboxOptions(root: string, over: Partial<SandboxOptions> = {}): SandboxOptions {
+  return {
+    mode: "auto",
+    root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tempDir("cg-home-") },
+    hostCommand: HOST_FROM_SOURCE,
+    memoryMb: 64,
+    pidsMax: 48,
+    ...over,
+  };
+}
+
+/** A `bash -c` command in `root`, as a check runs one. */
+export function bash(root: string, script: string, timeoutMs = 60_000): ProcessOptions {
+  return {
+    file: "bash",
+    args: ["-c", script],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    timeoutMs,
+  };
+}
 
 /**
  * The CLI from source as a separate process (the gate whose environ, fds and
