@@ -103,6 +103,61 @@ const OFF: SpecProof = {
   guardrailRules: [],
 };
 
+/** A run that decided nothing: its last lines of output (untrusted) are shown under it. */
+const TAIL = [
+  ...Array.from({ length: 12 }, (_, k) => `line ${k + 1}`),
+  "\u001b[32m✓\u001b[39m tests/trim.test.ts (2 tests) PASSED",
+  "ping @octocat ``` fence",
+  `${"x".repeat(300)}`,
+  "exit status 1",
+].join("\n");
+
+const ERRORED: SpecProof = {
+  contract: "specs/003-errors/spec.md",
+  enabled: true,
+  base: "0123456789abcdef0123456789abcdef01234567",
+  runs: [
+    {
+      side: "head",
+      command: "npx vitest run tests/trim.test.ts; echo PASSED; exit 1",
+      preset: "custom",
+      chosenBy: "the test-command input",
+      exitCode: 1,
+      outputTail: TAIL,
+      error: {
+        message:
+          "the runner exited 1 while no test failed: its results cannot be trusted (a test may print its own pass lines)",
+        hint: "h",
+      },
+      durationMs: 2100,
+    },
+    {
+      side: "base",
+      command: "true",
+      preset: "custom",
+      chosenBy: "the test-command input",
+      exitCode: 0,
+      error: { message: "the base run (exit 0) wrote no results file", hint: "h" },
+      durationMs: 10,
+    },
+  ],
+  tests: [
+    {
+      requirement: "FR-001",
+      file: "tests/trim.test.ts",
+      name: "trims surrounding spaces",
+      mapLocation: { path: "specs/003-errors/spec.md", line: 30, column: 1 },
+      changed: true,
+      head: "absent",
+      verdict: "execution-error",
+      reason: "execution error at head",
+    },
+  ],
+  tamper: [],
+  guardrails: [],
+  guardrailRules: [],
+};
+
 describe("the Requirement proof section", () => {
   it("markdown: requirement → test → base → head → verdict, findings at file:line, guardrails as read", () => {
     expectGolden("proof-section.md", proofMarkdown([PROVED, OFF], 60_000));
@@ -110,6 +165,23 @@ describe("the Requirement proof section", () => {
 
   it("terminal", () => {
     expectGolden("proof-section.txt", proofTerminal([PROVED, OFF], plain));
+  });
+
+  it("an execution error shows its run's last lines of output, bounded and escaped", () => {
+    const md = proofMarkdown([ERRORED], 60_000);
+    expectGolden("proof-error-tail.md", md);
+    const text = proofTerminal([ERRORED], plain);
+    expectGolden("proof-error-tail.txt", text);
+    for (const out of [md, text]) {
+      expect(out).toContain("exit status 1");
+      expect(out).not.toContain("line 6\n");
+      expect(out).toContain("line 7\n");
+      expect(out).not.toContain("\u001b");
+      expect(out).not.toContain("x".repeat(240));
+    }
+    expect(md).not.toContain("@octocat");
+    // A run that answered shows no output: its tests' rows say what it reported.
+    expect(proofMarkdown([PROVED], 60_000)).not.toContain("its last lines");
   });
 
   it("says the proof is off on the spec it is off for", () => {

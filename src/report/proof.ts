@@ -1,7 +1,7 @@
 import type { GuardrailRule, ProofRun, ProvedTest, SpecProof } from "../proof/types.js";
-import { codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
 import type { Paint } from "./paint.js";
-import { safe } from "./terminal.js";
+import { OUTPUT_LINES, outputLines, safe } from "./terminal.js";
 
 /** Each proof verdict as every surface words it (docs/proof.md's grading table). */
 export const PROOF_VERDICT_TEXT: Record<ProvedTest["verdict"], string> = {
@@ -33,6 +33,28 @@ function runText(r: ProofRun): string {
 }
 
 /**
+ * The last lines an execution error's run printed, as display lines (escape
+ * sequences dropped, control characters stripped, long lines cut): the
+ * error's message says what the gate saw, the runner's own words say why
+ * (a crash after the tests, a missing module). Untrusted text, like every
+ * command's output. Only for runs that decided nothing: a run that answered
+ * is shown by its tests' rows.
+ */
+function errorTail(r: ProofRun): string[] {
+  if (r.error === undefined || r.outputTail === undefined) return [];
+  return outputLines(r.outputTail).slice(-OUTPUT_LINES);
+}
+
+/** "the head run" — numbered where one side had several invocations (Node's runner: one per file). */
+function runNames(runs: readonly ProofRun[]): string[] {
+  return runs.map((r, i) => {
+    const same = runs.filter((o) => o.side === r.side);
+    if (same.length === 1) return `the ${r.side} run`;
+    return `the ${r.side} run ${runs.slice(0, i + 1).filter((o) => o.side === r.side).length} of ${same.length}`;
+  });
+}
+
+/**
  * The "Requirement proof" section of the markdown surfaces (check run,
  * comment, job summary): per spec, each mapped test's base and head result
  * and verdict, the tamper and guardrail findings at their file and line, and
@@ -55,6 +77,13 @@ export function proofMarkdown(specs: readonly SpecProof[] | undefined, budget: n
     }
     for (const r of p.runs) lines.push(`- ${r.error ? "❌" : "▶️"} ${escapeInline(runText(r))}`);
     if (p.runs.length > 0) lines.push("");
+    const names = runNames(p.runs);
+    for (const [i, r] of p.runs.entries()) {
+      const tail = errorTail(r);
+      // One element: a budget cut never leaves a fence open.
+      if (tail.length > 0)
+        lines.push(`Output of ${names[i]}, its last lines:`, "", codeBlock(tail.join("\n")), "");
+    }
     if (p.tests.length > 0) {
       lines.push("| requirement | test | base | head | verdict |", "|---|---|---|---|---|");
       for (const t of p.tests) {
@@ -125,7 +154,13 @@ export function proofTerminal(specs: readonly SpecProof[] | undefined, paint: Pa
         paint.yellow("    the requirement proof is off: mapped requirements stay awaiting proof"),
       );
     else if (p.unproved !== undefined) out.push(paint.yellow(`    ${safe(p.unproved)}`));
-    for (const r of p.runs) out.push(`    ${r.error ? paint.red("✘") : "▶"} ${safe(runText(r))}`);
+    const names = runNames(p.runs);
+    for (const [i, r] of p.runs.entries()) {
+      out.push(`    ${r.error ? paint.red("✘") : "▶"} ${safe(runText(r))}`);
+      const tail = errorTail(r);
+      if (tail.length > 0) out.push(paint.dim(`        output of ${names[i]}, its last lines:`));
+      for (const l of tail) out.push(`        ${paint.dim("│")} ${l}`);
+    }
     for (const t of p.tests) {
       const mark = GOOD.has(t.verdict) ? paint.green("✔") : paint.red("✘");
       out.push(

@@ -133,7 +133,7 @@ function decidingCheck(k: CriterionOutcome): CheckOutcome | undefined {
 const ESCAPE_SEQUENCES = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-?]*[ -/]*[@-~]/g;
 
 /** Output as display lines: colour codes dropped, control characters stripped, long lines cut. */
-function outputLines(detail: string): string[] {
+export function outputLines(detail: string): string[] {
   const text = detail.replace(ESCAPE_SEQUENCES, "").replace(/\r\n?/g, "\n");
   const lines = text.replace(/\n+$/, "").split("\n");
   if (lines.length === 1 && lines[0]!.trim() === "") return [];
