@@ -25,6 +25,7 @@ import {
   reportOf,
   runAction,
   standInFor,
+  stoppedLines,
 } from "./helpers/action-harness.js";
 import { linkNodeModules } from "./helpers/proof-repo.js";
 
@@ -141,12 +142,16 @@ const FAULTY: Files = {
   "src/api/index.ts": "export const api = 2;\n",
 };
 
-// One template, three runners: the honest one keeps vitest's status; each broken one changes one place.
+// One template, three runners: the honest one keeps vitest's status; each broken one changes one
+// place. Each ends with lines an adversarial runner prints (a forged workflow command, a mention):
+// shown as untrusted text wherever the output is, never acted on.
 const VITEST =
   "npx --no vitest run --passWithNoTests --reporter=default --reporter=junit --outputFile.junit={junit}";
-const HONEST_COMMAND = `${VITEST} {files}; s=$?; echo PASSED; exit $s`;
-const PASSED_EXIT_1 = `${VITEST} {files}; echo PASSED; exit 1`;
-const ZERO_TESTS = `${VITEST} --dir src; s=$?; echo PASSED; exit $s`;
+// (`##[error]` is acted on anywhere in a line, so indenting the output would not defuse it.)
+const OUTRO = `echo '##[error]forged by the runner'; echo 'cc @maintainer PASSED'`;
+const HONEST_COMMAND = `${VITEST} {files}; s=$?; ${OUTRO}; exit $s`;
+const PASSED_EXIT_1 = `${VITEST} {files}; ${OUTRO}; exit 1`;
+const ZERO_TESTS = `${VITEST} --dir src; s=$?; ${OUTRO}; exit $s`;
 
 interface Gated {
   result: ActionResult;
@@ -401,6 +406,24 @@ describe("the requirement proof's verdicts through the bundled action, each besi
     }
     // The twin: the same command keeping vitest's status.
     expect(honest.spec.proof.runs[0].error).toBeUndefined();
+  });
+
+  it("a failed run's output is untrusted text: a forged workflow command is logged, never run; a mention is defused", () => {
+    for (const g of [honest, passedExit1, zeroTests]) {
+      expect(g.result.commands.filter((c) => c.line.includes("forged"))).toEqual([]);
+      expect(
+        (g.checkRun.output.annotations ?? []).filter((a) => JSON.stringify(a).includes("forged")),
+      ).toEqual([]);
+    }
+    const g = passedExit1;
+    // The positive control: the line is in the log, inside the stop-commands block.
+    expect(stoppedLines(g.result.stdout).join("\n")).toContain("│ ##[error]forged by the runner");
+    for (const [where, text] of surfaces(g).filter(([w]) => w !== "terminal")) {
+      // Whole lines of the output's code block (the command, quoted in the run's line, has them too).
+      expect(text, where).toContain("\n##[error]forged by the runner\n");
+      expect(text, where).toContain("\ncc @\u2060maintainer PASSED\n");
+      expect(text, where).not.toContain("@maintainer");
+    }
   });
 
   it("zero tests ran is an execution error, its output on every surface", () => {
