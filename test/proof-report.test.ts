@@ -180,6 +180,16 @@ describe("the Requirement proof section", () => {
       expect(out).not.toContain("x".repeat(240));
     }
     expect(md).not.toContain("@octocat");
+    // Node's runner runs once a file: each errored run's output is named by its place.
+    const head = ERRORED.runs[0]!;
+    const perFile = proofMarkdown(
+      [{ ...ERRORED, runs: [head, { ...head, outputTail: "second" }] }],
+      60_000,
+    );
+    expect(perFile).toContain("Output of the head run 1 of 2, its last lines:");
+    expect(perFile).toMatch(
+      /Output of the head run 2 of 2, its last lines:\n\n```text\nsecond\n```/,
+    );
     // A run that answered shows no output: its tests' rows say what it reported.
     expect(proofMarkdown([PROVED], 60_000)).not.toContain("its last lines");
   });
