@@ -183,4 +183,39 @@ exit 5`;
       sandbox.close();
     }
   });
+
+  it("unsandboxed, checks fork from a small executor, not from the gate (from the gate without one); its group dies with it", async () => {
+    const root = tempDir();
+    const gate = await openSandbox(options(root, { mode: "off", executor: "per-check" }));
+    expect(gate.info.executor).toBe("gate");
+    expect((await gate.run(bash(root, "echo $PPID"))).stdout).toBe(`${process.pid}\n`);
+
+    const off = await openSandbox(options(root, { mode: "off" }));
+    try {
+      expect(off.info.executor).toBe("unsandboxed executor");
+      const parentOf = await off.run(
+        bash(root, "echo $PPID; cat /proc/$PPID/cmdline | tr '\\0' ' '"),
+      );
+      const [ppid, cmdline] = parentOf.stdout.split("\n");
+      expect(Number(ppid)).not.toBe(process.pid);
+      expect(cmdline).toMatch(/lane-executor 0 0 0 g/);
+      // What the check leaves in its group ends with it, as runProcess's own spawns.
+      const bg = await off.run(bash(root, "sleep 300 & echo $! > bg.pid"));
+      expect(bg).toMatchObject({ kind: "exited", exitCode: 0 });
+      const left = Number(readFileSync(join(root, "bg.pid"), "utf8"));
+      const alive = () => {
+        try {
+          return !/^State:\s+Z/m.test(readFileSync(`/proc/${left}/status`, "utf8"));
+        } catch {
+          return false;
+        }
+      };
+      while (alive()) await new Promise((r) => setTimeout(r, 20));
+      const slow = await off.run(bash(root, "trap '' TERM; sleep 300", 500));
+      expect(slow.kind).toBe("timeout");
+      expect(await off.run(bash(root, "exit 6"))).toMatchObject({ kind: "exited", exitCode: 6 });
+    } finally {
+      off.close();
+    }
+  });
 });
