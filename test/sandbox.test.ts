@@ -22,7 +22,13 @@ import { openSandbox } from "../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
 import { oracleContract, oraclePath } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
-import { bash, processesWith, ROOT, sandboxOptions } from "./helpers/sandbox.js";
+import {
+  bash,
+  FIND_NODE_ANCESTOR,
+  processesWith,
+  ROOT,
+  sandboxOptions,
+} from "./helpers/sandbox.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
@@ -128,9 +134,18 @@ describe("signals", () => {
     process.on("SIGUSR2", count);
     try {
       const off = await openSandbox(options(root, { mode: "off" }));
-      await off.run(bash(root, "kill -USR2 $PPID"));
-      await new Promise((r) => setImmediate(r));
-      expect(received).toBe(1);
+      try {
+        // The gate among the check's ancestors, whichever process is its parent.
+        const sent = await off.run(
+          bash(root, `${FIND_NODE_ANCESTOR}; kill -USR2 "$g" && echo "$g"`),
+        );
+        expect(sent.stdout).toBe(`${process.pid}\n`);
+        // The check's exit can reach the gate before the signal does: wait for it.
+        while (received < 1) await new Promise((r) => setTimeout(r, 20));
+        expect(received).toBe(1);
+      } finally {
+        off.close();
+      }
 
       const sandbox = await openSandbox(options(root));
       try {

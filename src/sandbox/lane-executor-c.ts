@@ -32,8 +32,8 @@ export const LANE_EXECUTOR_C = String.raw`/*
  * stdin, frames from the host: 'R' u32 len, then NUL-ended strings: cwd,
  * path, then counts and lists: groups (paths relative to the fds), argv, env.
  * 'K': kill the running check ('T': SIGTERM its group, group mode only).
- * EOF: kill everything and exit (group mode: exit, as a dead gate's spawns
- * are left).
+ * EOF: kill everything and exit (group mode: the running check's process
+ * group).
  * stdout, frames to the host: type u8, u32 len (little endian), bytes:
  *   'Y' ready; 'F' fatal (text); 'O'/'E' the check's stdout/stderr;
  *   'S' spawn error (errno name); 'B' boundary error (text);
@@ -68,6 +68,8 @@ export const LANE_EXECUTOR_C = String.raw`/*
 #endif
 
 static int group_mode;
+/* Group mode: the running check's process group, 0 between checks. */
+static pid_t running_group;
 static uid_t check_uid;
 static gid_t check_gid;
 static int ncg;
@@ -78,8 +80,9 @@ static void write_all(int fd, const void *buf, size_t len) {
     ssize_t n = write(fd, p, len);
     if (n < 0) {
       if (errno == EINTR) continue;
-      /* The host is gone: nothing left to report to. */
+      /* The host is gone: nothing left to report to, nothing left to run for. */
       if (!group_mode) kill(-1, SIGKILL);
+      else if (running_group > 0) kill(-running_group, SIGKILL);
       _exit(1);
     }
     p += n;
@@ -271,6 +274,7 @@ static int run_check(struct request *r) {
     execve(r->path, r->argv, r->envp);
     child_fail(ctl[1], 'x', errno);
   }
+  running_group = leader;
   close(out[1]);
   close(err[1]);
   close(ctl[1]);
@@ -327,8 +331,11 @@ static int run_check(struct request *r) {
       /* Only 'K' comes while a check runs (the host sends one request per lane at a time). */
       char head[5];
       if (!read_full(0, head, 5) || (head[0] != 'K' && head[0] != 'T')) host_gone = 1;
-      /* Unsandboxed, a dead gate's checks are left as its own spawns would be. */
-      if (host_gone && group_mode) return 0;
+      /* Unsandboxed, the gate is gone (even SIGKILLed): its running check's group goes too. */
+      if (host_gone && group_mode) {
+        if (alive) kill(-leader, SIGKILL);
+        return 0;
+      }
       if (!group_mode) kill(-1, SIGKILL);
       else if (!host_gone && alive) kill(-leader, head[0] == 'T' ? SIGTERM : SIGKILL);
     }
@@ -337,6 +344,7 @@ static int run_check(struct request *r) {
       if (group_mode) kill(-leader, SIGKILL); /* what it left in its group */
       else kill_all_and_reap(leader, &status, &done);
       alive = 0;
+      running_group = 0;
       clock_gettime(CLOCK_MONOTONIC, &drain_from);
     }
   }
