@@ -322,7 +322,8 @@ describe("a SIGKILLed gate", () => {
       [oraclePath("slow")]: oracleContract("slow", [
         {
           title: "slow",
-          check: `touch STARTED; exec -a ${tag} sleep 300`,
+          // One process in the check's own group, one that left it (setsid).
+          check: `setsid bash -c 'exec -a ${tag}-setsid sleep 300' </dev/null >/dev/null 2>&1 & touch STARTED; exec -a ${tag}-group sleep 300`,
           expect: "never",
         },
       ]),
@@ -347,7 +348,11 @@ describe("a SIGKILLed gate", () => {
       },
     );
     const closed = new Promise((r) => gate.on("close", r));
-    while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
+    while (
+      !existsSync(join(root, "STARTED")) ||
+      processesWith(`${tag}-group`).length === 0 ||
+      processesWith(`${tag}-setsid`).length === 0
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     gate.kill("SIGKILL");
@@ -372,7 +377,11 @@ describe("a SIGKILLed gate", () => {
     const sandbox = await openSandbox(options(root));
     const tag = `cg-host-kill-${process.pid}`;
     const pending = sandbox.run(bash(root, `touch STARTED; exec -a ${tag} sleep 300`));
-    while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
+    while (
+      !existsSync(join(root, "STARTED")) ||
+      processesWith(`${tag}-group`).length === 0 ||
+      processesWith(`${tag}-setsid`).length === 0
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     // A SIGKILLed host cannot remove its groups: the test does, once the check is gone.
@@ -397,9 +406,11 @@ describe("a SIGKILLed gate", () => {
     }
   });
 
-  it("leaves nothing running (the check survives a SIGKILLed gate with the sandbox off)", async () => {
+  it("leaves nothing running (with the sandbox off what left the check's group survives a SIGKILLed gate)", async () => {
     const offTag = `cg-orphan-${process.pid}-off`;
     await killGateMidCheck("off", offTag);
+    // Off, the executor kills the check's own group when the gate's pipe closes; a setsid daemon escapes it.
+    while (processesWith(`${offTag}-group`).length > 0) await new Promise((r) => setTimeout(r, 50));
     const orphans = processesWith(offTag);
     expect(orphans.length).toBeGreaterThan(0);
     for (const pid of orphans) process.kill(pid, "SIGKILL");
