@@ -126,11 +126,14 @@ describe("the requirement proof through the bundled action", () => {
     expect,
   }) => {
     const { repo, gh } = await pr(FIXED);
-    // vitest comes from this repository's node_modules, inside the action's own folder (which the
-    // sandbox keeps read-only over anything inside it): the runs go unsandboxed here;
-    // proof-run.test.ts runs the same proof inside the sandbox.
-    const honest = await runAction({ repo, gh, event: "pull_request", inputs: { sandbox: "off" } });
+    // Sandboxed: vitest comes from this repository's node_modules, inside the action's own folder
+    // (protected, read-only), which the proof's runs are granted to read as the checkout's link.
+    const honest = await runAction({ repo, gh, event: "pull_request" });
     expect(honest.code, honest.stdout).toBe(0);
+    expect(report(honest).sandbox).toMatchObject({
+      mechanism: "namespaces (root)",
+      executor: "lane executor",
+    });
     expect(report(honest).integrity.findings).toEqual([]);
     // The proof ran vitest twice: FR-001's test fails on the code before the change, passes after.
     const proved = report(honest).contracts.find((c: { path: string }) => c.path === SPEC_PATH);

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oracleContract, oraclePath, scratch } from "./helpers/action-harness.js";
-import { gateProcess, processesWith } from "./helpers/sandbox.js";
+import { FIND_NODE_ANCESTOR, gateProcess, processesWith } from "./helpers/sandbox.js";
 
 const CANARY = `cgcanary${randomBytes(6).toString("hex")}`;
 const TAG = `cg-daemon-${randomBytes(6).toString("hex")}`;
@@ -26,20 +26,24 @@ interface World {
 }
 
 type Report = {
-  sandbox?: { mechanism: string };
+  sandbox?: { mechanism: string; executor?: string };
   contracts: { criteria: { title: string; status: string; reason: string }[] }[];
 };
 
 const ATTACKS = (w: World) => [
   {
-    title: "environ-ppid",
-    check: `tr '\\0' '\\n' < /proc/$PPID/environ | grep -q ${CANARY} && echo PWNED`,
+    // Every ancestor's, up from its parent: the gate is one of them, whichever is the parent.
+    title: "environ-ancestors",
+    check: `p=$PPID; while [ "$p" -gt 0 ] 2>/dev/null; do if tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | grep -q ${CANARY}; then echo PWNED; break; fi; p=$(sed -n "s/^PPid:[[:space:]]*//p" /proc/$p/status 2>/dev/null); done`,
   },
   {
     title: "environ-scan",
     check: `for f in /proc/[0-9]*/environ; do if tr '\\0' '\\n' < "$f" 2>/dev/null | grep -q ${CANARY}; then echo PWNED; break; fi; done`,
   },
-  { title: "gate-stdout", check: `echo '${INJECTED}' > /proc/$PPID/fd/1 && echo PWNED` },
+  {
+    title: "gate-stdout",
+    check: `${FIND_NODE_ANCESTOR}; [ -n "$g" ] && echo '${INJECTED}' > /proc/$g/fd/1 && echo PWNED`,
+  },
   {
     title: "file-commands-by-path",
     check: `echo BASH_ENV=/tmp/evil >> ${w.files.GITHUB_ENV} && echo x=1 >> ${w.files.GITHUB_OUTPUT} && echo forged >> ${w.files.GITHUB_STEP_SUMMARY} && echo s=1 >> ${w.files.GITHUB_STATE} && echo PWNED`,
@@ -175,12 +179,15 @@ describe("attacks from a contract's commands", () => {
     expect(on.report.sandbox?.mechanism).toBe("namespaces (root)");
     expect(on.stderr).toBe("");
     expect(off.report.sandbox?.mechanism).toBe("none");
+    // How each check started: an executor per lane both ways, the unsandboxed one when off.
+    expect(on.report.sandbox?.executor).toBe("lane executor");
+    expect(off.report.sandbox?.executor).toBe("unsandboxed executor");
   });
 
-  it("cannot read the gate's environment through /proc/$PPID or a /proc scan", () => {
-    expect(off.status["environ-ppid"]).toBe("met");
+  it("cannot read the gate's environment through /proc/<an ancestor> or a /proc scan", () => {
+    expect(off.status["environ-ancestors"]).toBe("met");
     expect(off.status["environ-scan"]).toBe("met");
-    expect(on.status["environ-ppid"]).toBe("unmet");
+    expect(on.status["environ-ancestors"]).toBe("unmet");
     expect(on.status["environ-scan"]).toBe("unmet");
   });
 

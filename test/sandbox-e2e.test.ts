@@ -19,10 +19,14 @@ import {
 import { processesWith } from "./helpers/sandbox.js";
 
 const DAEMON = `import { readFileSync, writeFileSync } from "node:fs";
-writeFileSync(".daemon-up", "");
 const [gatePid, api, eventPath] = process.argv.slice(2);
 const read = (f) => { try { return readFileSync(f, "utf8"); } catch { return ""; } };
-const token = read("/proc/" + gatePid + "/environ").split("\\0").find((l) => l.startsWith("INPUT_GITHUB-TOKEN="))?.slice(19) ?? "";
+// The gate is an ancestor (its parent, or its parent's): walk up until an environment holds the token.
+let token = "";
+for (let p = gatePid; !token && Number(p) > 0; p = /^PPid:\\s*(\\d+)/m.exec(read("/proc/" + p + "/status"))?.[1] ?? "0") {
+  token = read("/proc/" + p + "/environ").split("\\0").find((l) => l.startsWith("INPUT_GITHUB-TOKEN="))?.slice(19) ?? "";
+}
+writeFileSync(".daemon-up", "");
 const sha = JSON.parse(read(eventPath) || "{}").pull_request?.head?.sha ?? "";
 const headers = { authorization: "token " + token, accept: "application/vnd.github+json", "content-type": "application/json" };
 for (;;) {

@@ -4,19 +4,21 @@
  * each attack beside a positive control that shows it works where the
  * defence is absent, and the executor's death failing closed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ProcessOutcome } from "../src/process/run-process.js";
+import { killAllRunning, type ProcessOutcome } from "../src/process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
 import { LANE_EXECUTOR_C } from "../src/sandbox/lane-executor-c.js";
-import { bash, processesWith, sandboxOptions } from "./helpers/sandbox.js";
+import { bash, processesWith, ROOT, sandboxOptions } from "./helpers/sandbox.js";
 import { tempDir } from "./helpers/tmp.js";
 
 function options(root: string, over: Partial<SandboxOptions> = {}): SandboxOptions {
   return sandboxOptions(root, { mode: "required", memoryMb: 256, ...over });
 }
+
+const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
 
 function parent(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -182,5 +184,162 @@ exit 5`;
     } finally {
       sandbox.close();
     }
+  });
+
+  it("unsandboxed, checks fork from a small executor, not from the gate (from the gate without one); its group dies with it", async () => {
+    const root = tempDir();
+    const gate = await openSandbox(options(root, { mode: "off", executor: "per-check" }));
+    expect(gate.info.executor).toBe("gate");
+    expect((await gate.run(bash(root, "echo $PPID"))).stdout).toBe(`${process.pid}\n`);
+
+    const off = await openSandbox(options(root, { mode: "off" }));
+    try {
+      expect(off.info.executor).toBe("unsandboxed executor");
+      const parentOf = await off.run(
+        bash(root, "echo $PPID; cat /proc/$PPID/cmdline | tr '\\0' ' '"),
+      );
+      const [ppid, cmdline] = parentOf.stdout.split("\n");
+      expect(Number(ppid)).not.toBe(process.pid);
+      expect(cmdline).toMatch(/lane-executor 0 0 0 g/);
+      // What the check leaves in its group ends with it, as runProcess's own spawns.
+      const bg = await off.run(bash(root, "sleep 300 & echo $! > bg.pid"));
+      expect(bg).toMatchObject({ kind: "exited", exitCode: 0 });
+      const left = Number(readFileSync(join(root, "bg.pid"), "utf8"));
+      const alive = () => {
+        try {
+          return !/^State:\s+Z/m.test(readFileSync(`/proc/${left}/status`, "utf8"));
+        } catch {
+          return false;
+        }
+      };
+      while (alive()) await new Promise((r) => setTimeout(r, 20));
+      const slow = await off.run(bash(root, "trap '' TERM; sleep 300", 500));
+      expect(slow.kind).toBe("timeout");
+      expect(await off.run(bash(root, "exit 6"))).toMatchObject({ kind: "exited", exitCode: 6 });
+    } finally {
+      off.close();
+    }
+  });
+});
+
+/** Whether `pid` is a live process (not a zombie). */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function untilDead(pid: number): Promise<void> {
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function untilFile(path: string): Promise<number> {
+  while (!existsSync(path) || readFileSync(path, "utf8").trim() === "") {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Number(readFileSync(path, "utf8"));
+}
+
+/**
+ * What `sandbox: off` promised before its checks forked from an executor
+ * (docs/security.md): each compared with the gate's own spawns
+ * (`runProcess`, what `executor: per-check` gives unsandboxed).
+ */
+describe("the unsandboxed executor keeps what off promised", () => {
+  const off = (root: string, executor?: "per-check") =>
+    openSandbox(options(root, { mode: "off", ...(executor && { executor }) }));
+
+  it("a check gets exactly the environment it is given, as from the gate (nothing of the gate's or the executor's)", async () => {
+    const root = tempDir();
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", CG_ONLY: "this" };
+    const lines = (s: string) => s.split("\n").filter(Boolean).sort();
+    const gate = await off(root, "per-check");
+    const fromGate = await gate.run({ ...bash(root, ""), file: "env", args: [], env });
+    const sandbox = await off(root);
+    try {
+      expect(sandbox.info.executor).toBe("unsandboxed executor");
+      const fromExecutor = await sandbox.run({ ...bash(root, ""), file: "env", args: [], env });
+      expect(lines(fromExecutor.stdout)).toEqual([`CG_ONLY=this`, `PATH=${env.PATH}`]);
+      expect(lines(fromExecutor.stdout)).toEqual(lines(fromGate.stdout));
+      // stdin is /dev/null, as the gate's spawns have it.
+      const stdin = await sandbox.run(bash(root, "readlink /proc/self/fd/0"));
+      expect(stdin.stdout).toBe("/dev/null\n");
+      // Not found and not a directory stay what they were.
+      const missing = await sandbox.run({ ...bash(root, ""), file: "no-such-cg-command" });
+      expect(missing).toMatchObject({ kind: "spawn-error", code: "ENOENT" });
+      const badCwd = await sandbox.run({ ...bash(root, "true"), cwd: join(root, "nope") });
+      expect(badCwd.kind).toBe("bad-cwd");
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it("a timeout kills the whole process group, a TERM-ignoring one too; an abort and Ctrl-C (killAllRunning) end a running check", async () => {
+    const root = tempDir();
+    const sandbox = await off(root);
+    try {
+      const slow = await sandbox.run(
+        bash(root, "trap '' TERM; sleep 300 & echo $! > slow.pid; wait", 500),
+      );
+      expect(slow.kind).toBe("timeout");
+      await untilDead(Number(readFileSync(join(root, "slow.pid"), "utf8")));
+
+      const controller = new AbortController();
+      const aborted = sandbox.run({
+        ...bash(root, "sleep 300 & echo $! > abort.pid; wait"),
+        signal: controller.signal,
+      });
+      const abortPid = await untilFile(join(root, "abort.pid"));
+      controller.abort();
+      expect((await aborted).kind).toBe("aborted");
+      await untilDead(abortPid);
+
+      const interrupted = sandbox.run(bash(root, "sleep 300 & echo $! > int.pid; wait"));
+      const intPid = await untilFile(join(root, "int.pid"));
+      expect(killAllRunning()).toBe(1);
+      expect((await interrupted).kind).toBe("aborted");
+      await untilDead(intPid);
+      // The lane goes on.
+      expect(await sandbox.run(bash(root, "exit 7"))).toMatchObject({ exitCode: 7 });
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it("a check's process group dies with the gate, even SIGKILLed (from the gate itself it outlives it)", async () => {
+    const survivor = async (executor: "lane" | "per-check") => {
+      const root = tempDir();
+      const script = `
+const { openSandbox } = await import(${JSON.stringify(join(ROOT, "src/sandbox/index.ts"))});
+const s = await openSandbox({ mode: "off", executor: ${JSON.stringify(executor)}, root: ${JSON.stringify(root)},
+  env: { PATH: process.env.PATH }, memoryMb: 64 });
+console.log(s.info.executor);
+void s.run({ file: "bash", args: ["-c", "sleep 300 & echo $! > check.pid; wait"], cwd: ${JSON.stringify(root)},
+  env: { PATH: process.env.PATH }, timeoutMs: 600000 });`;
+      const gate = spawn(process.execPath, ["--import", TSX, "--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let said = "";
+      gate.stdout.on("data", (d: Buffer) => {
+        said += d.toString("utf8");
+      });
+      const pid = await untilFile(join(root, "check.pid"));
+      const exited = new Promise((r) => gate.on("close", r));
+      gate.kill("SIGKILL");
+      await exited;
+      return { pid, executor: said.trim() };
+    };
+    const control = await survivor("per-check");
+    expect(control.executor).toBe("gate");
+    try {
+      expect(alive(control.pid)).toBe(true);
+    } finally {
+      process.kill(control.pid, "SIGKILL");
+    }
+    const withExecutor = await survivor("lane");
+    expect(withExecutor.executor).toBe("unsandboxed executor");
+    await untilDead(withExecutor.pid);
   });
 });

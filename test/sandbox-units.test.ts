@@ -129,6 +129,11 @@ describe("layoutScript", () => {
     expect(at("--bind' '/work/repo' '/s/root/work/repo'")).toBeGreaterThan(at("cg-empty"));
     expect(at("/s/private/git-config-0")).toBeGreaterThan(at("--bind' '/work/repo'"));
     expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("--bind' '/work/repo'"));
+    // Recursively, after every cover and grant inside it: they stay (sandbox-view.test.ts).
+    expect(at("'--rbind' '/s/root/work/repo/.gate-action' '/s/root/work/repo/.gate-action'")).toBe(
+      at("'/s/root/work/repo/.gate-action'"),
+    );
+    expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("/s/private/git-config-0"));
     expect(script).toContain("uid=1001,gid=118");
   });
 });

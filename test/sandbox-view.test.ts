@@ -9,10 +9,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { ProcessOptions } from "../src/process/run-process.js";
 import { describeSandbox } from "../src/sandbox/describe.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
@@ -467,6 +467,83 @@ describe("check-network and sandbox-read", () => {
       withRead.close();
     }
     expect(existsSync(join(data, "w"))).toBe(false);
+  });
+
+  it("sandbox-read inside a protected path (the action's node_modules) is granted read-only; the rest of that path stays as without the grant (all of it readable and writable off)", async () => {
+    const root = scratch("cg-read-repo-");
+    // Outside /tmp (private in the view), as the runner's _actions directory is.
+    const action = mkdtempSync("/var/tmp/cg-read-action-");
+    onTestFinished(() => rmSync(action, { recursive: true, force: true }));
+    const grant = join(action, "node_modules");
+    mkdirSync(join(grant, "pkg"), { recursive: true });
+    mkdirSync(join(action, "dist"));
+    writeFileSync(join(grant, "pkg/index.js"), "granted\n");
+    writeFileSync(join(action, "dist/index.js"), "the bundle\n");
+    const fs = (op: string) => `try { ${op}; } catch (e) { console.log("ERR " + e.code); }`;
+    const read = (p: string) =>
+      fs(`console.log(require("node:fs").readFileSync(${JSON.stringify(p)}, "utf8").trim())`);
+    const write = (p: string) =>
+      fs(`require("node:fs").writeFileSync(${JSON.stringify(p)}, "x"); console.log("wrote")`);
+    const probe = [
+      read(join(grant, "pkg/index.js")),
+      write(join(grant, "pkg/w")),
+      write(join(grant, "w")),
+      read(join(action, "dist/index.js")),
+      write(join(action, "w")),
+    ].join("\n");
+    const seen = async (over: Partial<SandboxOptions>) => {
+      const sandbox = await openSandbox(options(root, over));
+      try {
+        return (await sandbox.run(node(root, probe))).stdout.split("\n").filter(Boolean);
+      } finally {
+        sandbox.close();
+      }
+    };
+    // The controls: without the sandbox all of it is the check's; the grant alone shows only itself.
+    expect(await seen({ mode: "off", protect: [action] })).toEqual([
+      "granted",
+      "wrote",
+      "wrote",
+      "the bundle",
+      "wrote",
+    ]);
+    for (const f of ["pkg/w", "w"]) rmSync(join(grant, f));
+    rmSync(join(action, "w"));
+    const grantOnly = await seen({ extraReads: [grant] });
+    expect(grantOnly).toEqual(["granted", "ERR EROFS", "ERR EROFS", "ERR ENOENT", "ERR EROFS"]);
+    // The protected path over the grant: the grant still read-only, nothing more of the path.
+    expect(await seen({ extraReads: [grant], protect: [action] })).toEqual(grantOnly);
+    // Protected and not granted: none of it.
+    expect(await seen({ protect: [action] })).toEqual(Array(5).fill("ERR ENOENT"));
+    expect(existsSync(join(grant, "w")) || existsSync(join(action, "w"))).toBe(false);
+  });
+
+  it("a protected path inside the tree (a local action's checkout) is read-only and keeps every cover inside it: its git config sanitized (the token readable off)", async () => {
+    const root = scratch("cg-protect-repo-");
+    const act = join(root, ".gate-action");
+    mkdirSync(act);
+    git(act, "init", "-q");
+    persistToken(act);
+    writeFileSync(join(act, "action.yml"), "name: gate\n");
+    const script = `grep -rqs ${CANARY} .gate-action/.git && echo token-read; echo x >> .gate-action/action.yml && echo action-written; touch tree-file && echo tree-written`;
+    const sh = (over: Partial<SandboxOptions>) => async () => {
+      const sandbox = await openSandbox(options(root, over));
+      try {
+        return (await sandbox.run({ ...node(root, ""), file: "bash", args: ["-c", script] }))
+          .stdout;
+      } finally {
+        sandbox.close();
+      }
+    };
+    expect(await sh({ mode: "off", protect: [act] })()).toBe(
+      "token-read\naction-written\ntree-written\n",
+    );
+    writeFileSync(join(act, "action.yml"), "name: gate\n");
+    // Without the protection the action is the tree's to write; the token is hidden either way.
+    expect(await sh({})()).toBe("action-written\ntree-written\n");
+    writeFileSync(join(act, "action.yml"), "name: gate\n");
+    expect(await sh({ protect: [act] })()).toBe("tree-written\n");
+    expect(readFileSync(join(act, "action.yml"), "utf8")).toBe("name: gate\n");
   });
 
   it("sandbox-read: a path that does not exist runs nothing, in every mode but off, and is a usage error in the CLI", async () => {

@@ -22,7 +22,13 @@ import { openSandbox } from "../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
 import { oracleContract, oraclePath } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
-import { bash, processesWith, ROOT, sandboxOptions } from "./helpers/sandbox.js";
+import {
+  bash,
+  FIND_NODE_ANCESTOR,
+  processesWith,
+  ROOT,
+  sandboxOptions,
+} from "./helpers/sandbox.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const TSX = join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
@@ -128,9 +134,18 @@ describe("signals", () => {
     process.on("SIGUSR2", count);
     try {
       const off = await openSandbox(options(root, { mode: "off" }));
-      await off.run(bash(root, "kill -USR2 $PPID"));
-      await new Promise((r) => setImmediate(r));
-      expect(received).toBe(1);
+      try {
+        // The gate among the check's ancestors, whichever process is its parent.
+        const sent = await off.run(
+          bash(root, `${FIND_NODE_ANCESTOR}; kill -USR2 "$g" && echo "$g"`),
+        );
+        expect(sent.stdout).toBe(`${process.pid}\n`);
+        // The check's exit can reach the gate before the signal does: wait for it.
+        while (received < 1) await new Promise((r) => setTimeout(r, 20));
+        expect(received).toBe(1);
+      } finally {
+        off.close();
+      }
 
       const sandbox = await openSandbox(options(root));
       try {
@@ -307,7 +322,8 @@ describe("a SIGKILLed gate", () => {
       [oraclePath("slow")]: oracleContract("slow", [
         {
           title: "slow",
-          check: `touch STARTED; exec -a ${tag} sleep 300`,
+          // One process in the check's own group, one that left it (setsid).
+          check: `setsid bash -c 'exec -a ${tag}-setsid sleep 300' </dev/null >/dev/null 2>&1 & touch STARTED; exec -a ${tag}-group sleep 300`,
           expect: "never",
         },
       ]),
@@ -332,7 +348,11 @@ describe("a SIGKILLed gate", () => {
       },
     );
     const closed = new Promise((r) => gate.on("close", r));
-    while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
+    while (
+      !existsSync(join(root, "STARTED")) ||
+      processesWith(`${tag}-group`).length === 0 ||
+      processesWith(`${tag}-setsid`).length === 0
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     gate.kill("SIGKILL");
@@ -357,7 +377,11 @@ describe("a SIGKILLed gate", () => {
     const sandbox = await openSandbox(options(root));
     const tag = `cg-host-kill-${process.pid}`;
     const pending = sandbox.run(bash(root, `touch STARTED; exec -a ${tag} sleep 300`));
-    while (!existsSync(join(root, "STARTED")) || processesWith(tag).length === 0) {
+    while (
+      !existsSync(join(root, "STARTED")) ||
+      processesWith(`${tag}-group`).length === 0 ||
+      processesWith(`${tag}-setsid`).length === 0
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     // A SIGKILLed host cannot remove its groups: the test does, once the check is gone.
@@ -382,9 +406,11 @@ describe("a SIGKILLed gate", () => {
     }
   });
 
-  it("leaves nothing running (the check survives a SIGKILLed gate with the sandbox off)", async () => {
+  it("leaves nothing running (with the sandbox off what left the check's group survives a SIGKILLed gate)", async () => {
     const offTag = `cg-orphan-${process.pid}-off`;
     await killGateMidCheck("off", offTag);
+    // Off, the executor kills the check's own group when the gate's pipe closes; a setsid daemon escapes it.
+    while (processesWith(`${offTag}-group`).length > 0) await new Promise((r) => setTimeout(r, 50));
     const orphans = processesWith(offTag);
     expect(orphans.length).toBeGreaterThan(0);
     for (const pid of orphans) process.kill(pid, "SIGKILL");

@@ -63,7 +63,9 @@ const SandboxSchema = z.object({
   mode: z.enum(["auto", "required", "off"]),
   mechanism: z.enum(["namespaces (root)", "namespaces (sudo -n)", "none"]),
   /** How each check was started (docs/security.md, "One executor per lane"). */
-  executor: z.enum(["lane executor", "per-check namespaces", "gate"]).optional(),
+  executor: z
+    .enum(["lane executor", "per-check namespaces", "unsandboxed executor", "gate"])
+    .optional(),
   cgroup: z.enum(["v1", "v2", "none"]),
   memoryMb: z.number().int(),
   /** What checks saw (docs/security.md): absent without a boundary. */

@@ -19,7 +19,7 @@ import { type HostTools, hostTools, SYSTEM_PATH } from "./system-tools.js";
  * - the working tree, read-write; inside it (and wherever they are) every
  *   git directory and `.git` file read-only onto itself, sanitized copies of
  *   every git config, credential files hidden, the action's own files
- *   read-only.
+ *   read-only (with every mount inside them: a grant stays a grant).
  *
  * Then `R` itself turns read-only: a check can create nothing outside its
  * private directories. Part one (`stageScript`) binds the system; the host
@@ -149,7 +149,16 @@ export function layoutScript({
     // Optional: a config hidden by an earlier layer (under /tmp, say) is unreadable anyway.
     steps.push(...readOnlyBind(`${P}/git-config-${i}`, at(file), true, mount));
   }
-  for (const p of config.readOnly) steps.push(...readOnlyBind(at(p), at(p), true, mount));
+  // Recursive: a protected path turns read-only as the check would see it, every
+  // mount inside it kept as it is (a `sandbox-read` grant, git directories
+  // read-only, sanitized configs, hidden credential files). A plain bind would
+  // lay the bare directory over them: the grant gone, the real configs back.
+  for (const p of config.readOnly) {
+    steps.push(
+      { when: at(p), run: [mount, "--rbind", at(p), at(p)] },
+      { when: at(p), run: [mount, "-o", "remount,bind,ro", at(p)] },
+    );
+  }
   // Last: nothing outside the private directories can be created any more.
   steps.push([mount, "-o", "remount,bind,ro", R]);
   return script(steps);

@@ -1,20 +1,17 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
-  accessSync,
   chownSync,
   closeSync,
-  constants,
   lstatSync,
   mkdtempSync,
   openSync,
   readFileSync,
   readlinkSync,
   rmdirSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, posix } from "node:path";
+import { posix } from "node:path";
 import { createInterface } from "node:readline";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
@@ -26,6 +23,7 @@ import {
   type HostEvent,
   HostRequestSchema,
 } from "./protocol.js";
+import { resolveCommand } from "./resolve-command.js";
 import { type HostTools, hostEnv, hostTools, systemTool } from "./system-tools.js";
 
 /**
@@ -400,33 +398,6 @@ function buildLayout(
 /** mountinfo escapes space, tab, newline and backslash as octal. */
 function unescapeMount(s: string): string {
   return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
-}
-
-/** execvp's lookup, done here against the checks' view so "not found" stays a spawn error. */
-function resolveCommand(
-  root: string,
-  cwd: string,
-  file: string,
-  path: string,
-): { ok: true; path: string } | { ok: false; code: string } {
-  const candidates = file.includes("/")
-    ? [posix.resolve(cwd, file)]
-    : path
-        .split(delimiter)
-        .filter(Boolean)
-        .map((d) => posix.resolve(cwd, d, file));
-  let denied = false;
-  for (const c of candidates) {
-    const real = posix.join(root, c);
-    try {
-      if (!statSync(real).isFile()) continue;
-      accessSync(real, constants.X_OK);
-      return { ok: true, path: c };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EACCES") denied = true;
-    }
-  }
-  return { ok: false, code: denied ? "EACCES" : "ENOENT" };
 }
 
 function safeJson(line: string): unknown {

@@ -10,6 +10,7 @@ import {
 import { HostConnection } from "./host-client.js";
 import type { HostConfig } from "./protocol.js";
 import { systemTool, untrustedReason } from "./system-tools.js";
+import { openUnsandboxed } from "./unsandboxed.js";
 import { planView, resolveExtraReads, type ViewPlan } from "./view.js";
 
 /** `auto`: the boundary when one is available; `required`: no command runs without it; `off`. */
@@ -51,7 +52,9 @@ export interface SandboxInfo {
    * How each check is started (docs/security.md, "One executor per lane"):
    * `lane executor` (one small executor per parallel lane, PID 1 of the
    * lane's namespaces), `per-check namespaces` (a fresh namespace chain per
-   * check: no C compiler on the machine), or `gate` (no boundary).
+   * check: no C compiler on the machine); without a boundary `unsandboxed
+   * executor` (the same program, forking each check as its own process
+   * group) or `gate` (spawned by the gate itself: no C compiler).
    */
   executor?: SandboxExecutor;
   /** Where the caps come from; `none` without a boundary or without cgroups. */
@@ -65,7 +68,11 @@ export interface SandboxInfo {
   error?: string;
 }
 
-export type SandboxExecutor = "lane executor" | "per-check namespaces" | "gate";
+export type SandboxExecutor =
+  | "lane executor"
+  | "per-check namespaces"
+  | "unsandboxed executor"
+  | "gate";
 
 export interface SandboxOptions {
   mode: SandboxMode;
@@ -87,7 +94,7 @@ export interface SandboxOptions {
   extraReads?: readonly string[];
   /** Default `host`. */
   network?: CheckNetwork;
-  /** `per-check`: never the lane executor (tests of the fallback). Default: lanes when possible. */
+  /** `per-check`: never an executor (tests of the fallbacks). Default: executors when possible. */
   executor?: "lane" | "per-check";
 }
 
@@ -114,18 +121,21 @@ const FILE_COMMANDS = [
  */
 export async function openSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const memoryMb = opts.memoryMb;
-  const unsandboxed = (warning?: string): Sandbox => ({
-    info: {
-      mode: opts.mode,
-      mechanism: "none",
-      executor: "gate",
-      cgroup: "none",
-      memoryMb,
-      ...(warning && { warning }),
-    },
-    run: runProcess,
-    close: () => {},
-  });
+  const unsandboxed = async (warning?: string): Promise<Sandbox> => {
+    const local = opts.executor === "per-check" ? undefined : openUnsandboxed();
+    return {
+      info: {
+        mode: opts.mode,
+        mechanism: "none",
+        executor: local ? await local.executor() : "gate",
+        cgroup: "none",
+        memoryMb,
+        ...(warning && { warning }),
+      },
+      run: local?.run ?? runProcess,
+      close: () => local?.close(),
+    };
+  };
   if (opts.mode === "off") return unsandboxed();
   /** No boundary, and no command may run: each refused with `reason`, the report saying why. */
   const refusing = (why: { error: string } | { warning: string }, reason: string): Sandbox => ({

@@ -18,15 +18,22 @@ export const LANE_EXECUTOR_C = String.raw`/*
  * receives no signal from inside for which it has no handler (it installs
  * none: SIGCHLD is read from a signalfd).
  *
+ * Unsandboxed (flag 'g'), the same program is the gate's small spawner: no
+ * namespace, no privilege change; each check leads a session of its own and
+ * that process group is what is killed, as the gate's own spawns do.
+ *
  * argv: executor <uid> <gid> <cgroup fds> <flags>
  *   cgroup fds: how many directory fds (3, 4, …) the host passed: the run's
  *   parent cgroup(s); a check's first act is to join its group below them.
  *   flags: 'p' bind /proc/sys and /proc/sysrq-trigger read-only (checks run
- *   as root), 'n' bring up loopback (check-network: none), '-' neither.
+ *   as root), 'n' bring up loopback (check-network: none), 'g' unsandboxed
+ *   (group mode), '-' none of these.
  *
  * stdin, frames from the host: 'R' u32 len, then NUL-ended strings: cwd,
  * path, then counts and lists: groups (paths relative to the fds), argv, env.
- * 'K': kill the running check. EOF: kill everything and exit.
+ * 'K': kill the running check ('T': SIGTERM its group, group mode only).
+ * EOF: kill everything and exit (group mode: the running check's process
+ * group).
  * stdout, frames to the host: type u8, u32 len (little endian), bytes:
  *   'Y' ready; 'F' fatal (text); 'O'/'E' the check's stdout/stderr;
  *   'S' spawn error (errno name); 'B' boundary error (text);
@@ -60,6 +67,9 @@ export const LANE_EXECUTOR_C = String.raw`/*
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
 
+static int group_mode;
+/* Group mode: the running check's process group, 0 between checks. */
+static pid_t running_group;
 static uid_t check_uid;
 static gid_t check_gid;
 static int ncg;
@@ -70,8 +80,9 @@ static void write_all(int fd, const void *buf, size_t len) {
     ssize_t n = write(fd, p, len);
     if (n < 0) {
       if (errno == EINTR) continue;
-      /* The host is gone: nothing left to report to. */
-      kill(-1, SIGKILL);
+      /* The host is gone: nothing left to report to, nothing left to run for. */
+      if (!group_mode) kill(-1, SIGKILL);
+      else if (running_group > 0) kill(-running_group, SIGKILL);
       _exit(1);
     }
     p += n;
@@ -245,7 +256,7 @@ static int run_check(struct request *r) {
   if (leader == 0) {
     /* A session and group of its own: its kill 0 reaches only itself. */
     setsid();
-    int devnull = open("/dev/null", O_RDONLY);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
       child_fail(ctl[1], 'p', errno);
     /* Into its groups before anything runs: nothing it starts is outside the caps. */
@@ -255,7 +266,7 @@ static int run_check(struct request *r) {
       close(fd);
     }
     if (chdir(r->cwd) != 0) child_fail(ctl[1], 'd', errno);
-    drop_everything(ctl[1]);
+    if (!group_mode) drop_everything(ctl[1]);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -263,6 +274,7 @@ static int run_check(struct request *r) {
     execve(r->path, r->argv, r->envp);
     child_fail(ctl[1], 'x', errno);
   }
+  running_group = leader;
   close(out[1]);
   close(err[1]);
   close(ctl[1]);
@@ -318,13 +330,21 @@ static int run_check(struct request *r) {
     if (p[3].revents & (POLLIN | POLLHUP | POLLERR)) {
       /* Only 'K' comes while a check runs (the host sends one request per lane at a time). */
       char head[5];
-      if (!read_full(0, head, 5) || head[0] != 'K') host_gone = 1;
-      kill(-1, SIGKILL);
+      if (!read_full(0, head, 5) || (head[0] != 'K' && head[0] != 'T')) host_gone = 1;
+      /* Unsandboxed, the gate is gone (even SIGKILLed): its running check's group goes too. */
+      if (host_gone && group_mode) {
+        if (alive) kill(-leader, SIGKILL);
+        return 0;
+      }
+      if (!group_mode) kill(-1, SIGKILL);
+      else if (!host_gone && alive) kill(-leader, head[0] == 'T' ? SIGTERM : SIGKILL);
     }
     if (alive && done) {
       /* The check ended with its leader: nothing it started outlives it. */
-      kill_all_and_reap(leader, &status, &done);
+      if (group_mode) kill(-leader, SIGKILL); /* what it left in its group */
+      else kill_all_and_reap(leader, &status, &done);
       alive = 0;
+      running_group = 0;
       clock_gettime(CLOCK_MONOTONIC, &drain_from);
     }
   }
@@ -380,7 +400,8 @@ int main(int argc, char **argv) {
   check_gid = (gid_t)strtoul(argv[2], NULL, 10);
   ncg = atoi(argv[3]);
   const char *flags = argv[4];
-  if (getpid() != 1) {
+  group_mode = strchr(flags, 'g') != NULL;
+  if (!group_mode && getpid() != 1) {
     frame_text('F', "the executor must be PID 1 of its namespace");
     return 1;
   }
@@ -405,8 +426,9 @@ int main(int argc, char **argv) {
     close(s);
   }
   /* Not steerable: no ptrace and no /proc/1/mem for anyone without CAP_SYS_PTRACE. */
-  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) fatal("cannot make the executor non-dumpable");
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fatal("cannot set no_new_privs");
+  if (!group_mode && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    fatal("cannot make the executor non-dumpable");
+  if (!group_mode && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fatal("cannot set no_new_privs");
   sigemptyset(&child_mask);
   sigaddset(&child_mask, SIGCHLD);
   sigprocmask(SIG_BLOCK, &child_mask, NULL);
@@ -418,7 +440,7 @@ int main(int argc, char **argv) {
     if (!read_full(0, head, 5)) break;
     uint32_t len;
     memcpy(&len, head + 1, 4);
-    if (head[0] == 'K') continue; /* no check running: nothing to kill */
+    if (head[0] == 'K' || head[0] == 'T') continue; /* no check running: nothing to kill */
     if (head[0] != 'R' || len > (64u << 20)) {
       frame_text('F', "malformed request");
       break;
@@ -438,7 +460,7 @@ int main(int argc, char **argv) {
     if (!host_here) break;
   }
   int st = 0, d = 0;
-  kill_all_and_reap(-1, &st, &d);
+  if (!group_mode) kill_all_and_reap(-1, &st, &d);
   return 0;
 }
 `;

@@ -60,6 +60,15 @@ export async function gateProcess(args: string[], env: Record<string, string>, c
   return outputOf(child);
 }
 
+/**
+ * Shell that sets `$g` to the check's nearest ancestor running node (the
+ * gate), walking `PPid` up from the check, so an attack finds the gate
+ * whichever process is its parent (an executor, or the gate itself); empty
+ * when no ancestor it can see is node (a sandboxed check sees none).
+ */
+export const FIND_NODE_ANCESTOR =
+  'g=; p=$PPID; while [ "$p" -gt 0 ] 2>/dev/null; do case "$(readlink /proc/$p/exe 2>/dev/null)" in */node) g=$p; break;; esac; p=$(sed -n "s/^PPid:[[:space:]]*//p" /proc/$p/status 2>/dev/null); done';
+
 /** PIDs of live processes whose command line contains `tag` (zombies excluded). */
 export function processesWith(tag: string): number[] {
   const found: number[] = [];
