@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { scopeDigest } from "../src/shard/assign.js";
 import { type FoundReport, mergeShardReports } from "../src/shard/merge.js";
-import { parseShardReport, shardOfFileName } from "../src/shard/report.js";
+import { parseShardReport, ShardReportSchema, shardOfFileName } from "../src/shard/report.js";
 import { CRITERION_STATUSES } from "../src/verdict.js";
+import type { Json } from "./helpers/shard-repo.js";
 
 const HEAD = "a".repeat(40);
 const SCOPE = ["a.md", "b.md", "c.md"];
@@ -72,6 +74,65 @@ describe("parseShardReport", () => {
       expect(r.ok, name).toBe(false);
       if (!r.ok) expect(r.why).toContain(why);
     }
+  });
+
+  it("validates through zod's compiled fast path, accepting and refusing what the runtime parser does", () => {
+    // z.compile falls back to the runtime parser silently; strict says the fast path is really built.
+    expect(() => z.compile(ShardReportSchema, { strict: true })).not.toThrow();
+    const base = () => JSON.parse(JSON.stringify(report(1, 2, ["a.md"])));
+    const docs: unknown[] = [base()];
+    const edits: ((d: Json) => void)[] = [
+      (d) => {
+        d.extra = 1;
+        d.contracts[0].criteria[0].unknown = "x";
+        d.sandbox = { mode: "off", mechanism: "none", cgroup: "none", memoryMb: 0, injected: 1 };
+      },
+      (d) => {
+        d.shard.index = 257;
+      },
+      (d) => {
+        d.shard.headSha = "A".repeat(40);
+      },
+      (d) => {
+        d.contracts[0].criteria[0].location.line = 1.5;
+      },
+      (d) => {
+        d.contracts[0].criteria[0].status = "passed";
+      },
+      (d) => {
+        d.contracts[0].problems = [{ code: "no-such-code", severity: "error" }];
+      },
+      (d) => {
+        delete d.contracts[0].criteria[0].checks;
+      },
+      (d) => {
+        d.contracts[0].criteria[0].checks = [{ type: "oracle", result: "pass", reason: 1 }];
+      },
+      (d) => {
+        d.contracts = {};
+      },
+    ];
+    for (const edit of edits) {
+      const d = base();
+      edit(d);
+      docs.push(d);
+    }
+    for (const d of docs) {
+      const read = parseShardReport(
+        "contract-gate-shard-1-of-2.json",
+        Buffer.from(JSON.stringify(d)),
+      );
+      const runtime = ShardReportSchema.safeParse(d);
+      expect(read.ok).toBe(runtime.success);
+      if (read.ok && runtime.success) expect(read.report).toStrictEqual(runtime.data);
+      if (!read.ok && !runtime.success) {
+        const issue = runtime.error.issues[0]!;
+        expect(read.why).toBe(
+          `it is not a shard report: ${issue.path.join(".") || "the top level"}: ${issue.message}`,
+        );
+      }
+    }
+    expect(docs.filter((d) => ShardReportSchema.safeParse(d).success)).toHaveLength(2);
   });
 
   it("knows a shard report's name", () => {
