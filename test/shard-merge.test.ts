@@ -135,6 +135,23 @@ describe("parseShardReport", () => {
     expect(docs.filter((d) => ShardReportSchema.safeParse(d).success)).toHaveLength(2);
   });
 
+  it("decodes a report as strict UTF-8 does: non-ASCII text and a BOM read, malformed bytes refused", () => {
+    const doc = report(1, 2, ["a.md"]);
+    doc.contracts[0]!.criteria[0]!.title = "héllo 😀 — ü";
+    const json = Buffer.from(JSON.stringify(doc));
+    const name = "contract-gate-shard-1-of-2.json";
+    const read = parseShardReport(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json]));
+    expect(read.ok && read.report.contracts[0]!.criteria[0]!.title).toBe("héllo 😀 — ü");
+    const at = json.indexOf("héllo");
+    // A lone surrogate, an overlong "/", a cut 4-byte sequence, a byte no UTF-8 holds.
+    for (const bad of [[0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf0, 0x9f, 0x98], [0xfe]]) {
+      const bytes = Buffer.concat([json.subarray(0, at), Buffer.from(bad), json.subarray(at)]);
+      expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes)).toThrow();
+      const r = parseShardReport(name, bytes);
+      expect(r.ok ? "read" : r.why).toBe("it is not UTF-8 text");
+    }
+  });
+
   it("knows a shard report's name", () => {
     expect(shardOfFileName("contract-gate-shard-3-of-4.json")).toEqual({ index: 3, total: 4 });
     expect(shardOfFileName("contract-gate-shard-03-of-4.json")).toBeUndefined();

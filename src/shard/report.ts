@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from "node:buffer";
 import { z } from "zod";
 import type { Problem } from "../model.js";
 import { RunReportSchema, type ShardBlock, ShardBlockSchema } from "../report/run-json.js";
@@ -55,12 +56,8 @@ export function parseShardReport(name: string, bytes: Uint8Array): ShardReportRe
   if (bytes.length > MAX_SHARD_REPORT_BYTES) {
     return { ok: false, why: `it is over ${MAX_SHARD_REPORT_BYTES / 1024 / 1024} MiB` };
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, why: "it is not UTF-8 text" };
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) return { ok: false, why: "it is not UTF-8 text" };
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -88,6 +85,20 @@ export function parseShardReport(name: string, bytes: Uint8Array): ShardReportRe
     };
   }
   return { ok: true, report: parsed.data };
+}
+
+/**
+ * Strict UTF-8 → text, a leading BOM dropped: what `TextDecoder("utf-8",
+ * { fatal: true })` returns, or undefined where it throws. A report is mostly
+ * ASCII, which becomes a string as a plain copy; `TextDecoder` transcodes
+ * megabytes in the merge's hottest step.
+ */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buf)) return buf.toString("latin1");
+  if (!isUtf8(buf)) return undefined;
+  const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return buf.toString("utf8", bom);
 }
 
 /** The shard's outcomes, as the engine returned them (the fields the JSON report keeps). */
