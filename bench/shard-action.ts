@@ -17,7 +17,10 @@ import { examplePayload } from "../test/github/payloads.js";
 import { ACTIONS_TOKEN, startStandIn } from "../test/github/standin.js";
 import { planContract, planHash } from "./lib-proc.mjs";
 
-const DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+// BENCH_SHARD_ACTION_DIST: another build of the action (a baseline) in place of dist/index.js.
+const DIST =
+  process.env.BENCH_SHARD_ACTION_DIST ??
+  fileURLToPath(new URL("../dist/index.js", import.meta.url));
 const CONTRACTS = Number(process.env.BENCH_SHARD_ACTION_CONTRACTS ?? 1000);
 const RUNS = Number(process.env.BENCH_SHARD_ACTION_RUNS ?? 3);
 const CRITERIA = 30;
