@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 export const CLI = fileURLToPath(new URL("../dist/cli/index.js", import.meta.url));
 
 const RSS_PROBE =
-  'process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));';
+  'process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\n@@maxrss " + u.maxRSS + " " + Math.round((u.userCPUTime + u.systemCPUTime) / 1000) + "\\n"); });';
 
-/** Run the bundled CLI (or `cli`, another build of it) once: `{ code, wallMs, rssMb, stdout, stderr }`. */
+/** Run the bundled CLI (or `cli`, another build of it) once: `{ code, wallMs, rssMb, cpuMs, stdout, stderr }`. */
 export function runGateOnce(args, { cwd, cli = CLI } = {}) {
   const script = `${RSS_PROBE} await import(${JSON.stringify(cli)});`;
   return timed(
@@ -86,13 +86,15 @@ function timed(file, args, { cwd } = {}) {
     child.on("error", reject);
     child.on("close", (code) => {
       const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const m = /@@maxrss (\d+)/.exec(stderr);
+      // The probe's CPU time (user + system, ms) is absent from GNU time's line.
+      const m = /@@maxrss (\d+)(?: (\d+))?/.exec(stderr);
       resolve({
         code,
         wallMs,
         rssMb: m ? Number(m[1]) / 1024 : Number.NaN,
+        cpuMs: m?.[2] !== undefined ? Number(m[2]) : Number.NaN,
         stdout: Buffer.concat(out).toString("utf8"),
-        stderr: stderr.replace(/\n?@@maxrss \d+\n?/, ""),
+        stderr: stderr.replace(/\n?@@maxrss \d+( \d+)?\n?/, ""),
       });
     });
   });

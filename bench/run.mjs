@@ -19,6 +19,13 @@ const action = spawnSync(tsx, [fileURLToPath(new URL("./action.ts", import.meta.
   stdio: "inherit",
 });
 if (action.status !== 0) process.exitCode = action.status ?? 1;
+// Sharding, the action's side: the merge job against an unsharded run (through tsx too).
+if (process.env.BENCH_SHARD) {
+  const shard = spawnSync(tsx, [fileURLToPath(new URL("./shard-action.ts", import.meta.url))], {
+    stdio: "inherit",
+  });
+  if (shard.status !== 0) process.exitCode = shard.status ?? 1;
+}
 // Parse time per MiB over adversarial shapes, from src in worker threads (also through tsx).
 const parse = spawnSync(tsx, [fileURLToPath(new URL("./parse.ts", import.meta.url))], {
   stdio: "inherit",

@@ -1,21 +1,15 @@
 // Sharding bench (opt-in, it takes minutes: node bench/shard.mjs after `npm run bundle`):
 // 1,000 oracle contracts × 30 no-op checks, run unsharded, then split 4 ways
 // with each shard run in turn on this machine (`run --shard i/4 --report-file`),
-// then `merge` of the 4 reports. Targets (docs/sharding.md): the slowest
+// then `merge` of the 4 reports (and the merge at 30,000 criteria: bench/shard-merge.mjs). Targets (docs/sharding.md): the slowest
 // shard's wall ≤ 0.3 × the unsharded run; the merge ≤ 1 s and ≤ 200 MB peak RSS.
 // Prints the shards' max/mean weight and the load average it ran under.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  ms,
-  oracleContractHead,
-  planContract,
-  planHash,
-  runArgs,
-  runGateOnce,
-} from "./lib-proc.mjs";
+import { ms, oracleContractHead, runArgs, runGateOnce } from "./lib-proc.mjs";
+import { benchMerge } from "./shard-merge.mjs";
 
 const CONTRACTS = Number(process.env.BENCH_SHARD_CONTRACTS ?? 1000);
 const CRITERIA = 30;
@@ -31,26 +25,6 @@ function oracleContract(n) {
   }
   lines.push("", "## FILE SCOPE", "src/");
   return `${lines.join("\n")}\n`;
-}
-
-const MERGE_CONTRACTS = Number(process.env.BENCH_SHARD_MERGE_CONTRACTS ?? 1000);
-
-/** A committed repository of `n` plan contracts × 30 file checks: 30,000 criteria with no process to spawn. */
-function planRepo(n) {
-  const root = mkdtempSync(join(tmpdir(), "cg-bench-merge-"));
-  mkdirSync(join(root, ".planning"));
-  writeFileSync(join(root, "f.txt"), "present\n");
-  for (let p = 1; p <= n; p++) {
-    const plan = `# Phase ${p}\n`;
-    writeFileSync(join(root, ".planning", `phase-${p}-plan.md`), plan);
-    const checks = Array.from({ length: CRITERIA }, () => ({ type: "file-exists", path: "f.txt" }));
-    writeFileSync(
-      join(root, ".planning", `phase-${p}-contract.json`),
-      planContract(p, planHash(plan), [checks]),
-    );
-  }
-  commit(root);
-  return root;
 }
 
 function commit(root) {
@@ -112,35 +86,8 @@ try {
     `slowest shard ${ms(slowest)} = ${ratio.toFixed(3)} × unsharded (target ≤ 0.3, ${ratio <= 0.3 ? "ok" : "OVER"}); shard weight max/mean ${(Math.max(...weights) / mean).toFixed(3)} (max ${Math.max(...weights)}, mean ${mean.toFixed(1)})`,
   );
 
-  // The merge at full scale: 30,000 criteria in 4 reports (file checks, so the shards are quick).
-  const big = planRepo(MERGE_CONTRACTS);
-  try {
-    const bigReports = join(big, "..", `${big.split("/").pop()}-reports`);
-    mkdirSync(bigReports);
-    for (let i = 1; i <= SHARDS; i++) {
-      const r = await runGateOnce([
-        ...runArgs(big, PARALLEL, SANDBOX),
-        "--shard",
-        `${i}/${SHARDS}`,
-        "--report-file",
-        bigReports,
-      ]);
-      if (r.code !== 0) throw new Error(`merge bench shard ${i} exited ${r.code}:\n${r.stderr}`);
-    }
-    const startup = await runGateOnce(["--version"]);
-    for (const form of ["--json", "--markdown"]) {
-      const merged = await runGateOnce(["merge", "--root", big, bigReports, form]);
-      const criteria =
-        form === "--json" ? JSON.parse(merged.stdout).counts.criteria : MERGE_CONTRACTS * CRITERIA;
-      const size = readFileSync(join(bigReports, `contract-gate-shard-1-of-${SHARDS}.json`)).length;
-      console.log(
-        `merge of ${SHARDS} reports (${criteria} criteria, ${(size / 1e6).toFixed(1)} MB each), ${form}   wall ${ms(merged.wallMs)} (target ≤ 1 s, ${merged.wallMs <= 1000 ? "ok" : "OVER"}; node + bundle start alone ${ms(startup.wallMs)})   peak RSS ${merged.rssMb.toFixed(0)} MB (target ≤ 200, ${merged.rssMb <= 200 ? "ok" : "OVER"}); exit ${merged.code}`,
-      );
-    }
-    rmSync(bigReports, { recursive: true, force: true });
-  } finally {
-    rmSync(big, { recursive: true, force: true });
-  }
+  // The merge at full scale: 30,000 criteria in 4 reports (bench/shard-merge.mjs).
+  await benchMerge();
   const merged = await runGateOnce(["merge", "--root", root, reports, "--json"]);
   const same =
     JSON.stringify(JSON.parse(merged.stdout).counts) ===

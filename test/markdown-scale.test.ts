@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../src/report/markdown.js";
+import { markdownSize } from "../src/report/markdown-escape.js";
 import { type ContractOutcome, summariseRun } from "../src/verdict.js";
+import { sampleOutcomes } from "./helpers/outcomes.js";
 
 /** 1,000 contracts × 30 met criteria: the scale a sharded merge publishes. */
 function outcomes(): ContractOutcome[] {
@@ -38,5 +40,32 @@ describe("markdown at 30,000 criteria", () => {
     const md = renderMarkdown(summariseRun(all), all, { budget: 1_000_000 });
     expect(md.length).toBeGreaterThan(0);
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it("stops rendering a level only when it cannot fit: a report exactly at the budget is whole", () => {
+    // Blank lines and trailing spaces collapse after the lines are joined, so the early stop must
+    // not count them; a budget one short of the whole report shows that the budget is enforced.
+    const all = [...sampleOutcomes(), ...outcomes().slice(0, 3)];
+    const summary = summariseRun(all);
+    const opts = { title: "Gate", footer: "footer  \n\n", verdictLine: "**1 blocking**  " };
+    const whole = renderMarkdown(summary, all, { ...opts, budget: 10_000_000 });
+    expect(whole).not.toContain("Report shortened");
+    expect(renderMarkdown(summary, all, { ...opts, budget: markdownSize(whole) })).toBe(whole);
+    const short = renderMarkdown(summary, all, { ...opts, budget: markdownSize(whole) - 1 });
+    expect(short).toContain("Report shortened");
+    expect(markdownSize(short)).toBeLessThan(markdownSize(whole));
+  });
+
+  it("cuts a report of 30,000 blocking rows to its budget, counting what it leaves out", () => {
+    const all = outcomes().map((c) => ({
+      ...c,
+      verdict: "fail" as const,
+      criteria: c.criteria.map((k) => ({ ...k, status: "unmet" as const, blocking: true })),
+    }));
+    const md = renderMarkdown(summariseRun(all), all, { budget: 20_000 });
+    const kept = md.split("\n").filter((l) => l.startsWith("- ❌")).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(md).toContain(`Report cut to fit 20,000 characters: ${30_000 - kept} blocking rows`);
+    expect(markdownSize(md)).toBeLessThanOrEqual(20_000);
   });
 });

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { scopeDigest } from "../src/shard/assign.js";
 import { type FoundReport, mergeShardReports } from "../src/shard/merge.js";
-import { parseShardReport, shardOfFileName } from "../src/shard/report.js";
+import {
+  outcomesOf,
+  parseShardReport,
+  ShardReportSchema,
+  shardOfFileName,
+} from "../src/shard/report.js";
 import { CRITERION_STATUSES } from "../src/verdict.js";
+import type { Json } from "./helpers/shard-repo.js";
 
 const HEAD = "a".repeat(40);
 const SCOPE = ["a.md", "b.md", "c.md"];
@@ -71,6 +78,85 @@ describe("parseShardReport", () => {
       const r = parseShardReport(name, bytes);
       expect(r.ok, name).toBe(false);
       if (!r.ok) expect(r.why).toContain(why);
+    }
+  });
+
+  it("validates through zod's compiled fast path, accepting and refusing what the runtime parser does", () => {
+    // z.compile falls back to the runtime parser silently; strict says the fast path is really built.
+    expect(() => z.compile(ShardReportSchema, { strict: true })).not.toThrow();
+    const base = () => JSON.parse(JSON.stringify(report(1, 2, ["a.md"])));
+    const docs: unknown[] = [base()];
+    const edits: ((d: Json) => void)[] = [
+      (d) => {
+        d.extra = 1;
+        d.contracts[0].criteria[0].unknown = "x";
+        d.sandbox = { mode: "off", mechanism: "none", cgroup: "none", memoryMb: 0, injected: 1 };
+      },
+      (d) => {
+        d.shard.index = 257;
+      },
+      (d) => {
+        d.shard.headSha = "A".repeat(40);
+      },
+      (d) => {
+        d.contracts[0].criteria[0].location.line = 1.5;
+      },
+      (d) => {
+        d.contracts[0].criteria[0].status = "passed";
+      },
+      (d) => {
+        d.contracts[0].problems = [{ code: "no-such-code", severity: "error" }];
+      },
+      (d) => {
+        delete d.contracts[0].criteria[0].checks;
+      },
+      (d) => {
+        d.contracts[0].criteria[0].checks = [{ type: "oracle", result: "pass", reason: 1 }];
+      },
+      (d) => {
+        d.contracts = {};
+      },
+    ];
+    for (const edit of edits) {
+      const d = base();
+      edit(d);
+      docs.push(d);
+    }
+    for (const d of docs) {
+      const read = parseShardReport(
+        "contract-gate-shard-1-of-2.json",
+        Buffer.from(JSON.stringify(d)),
+      );
+      const runtime = ShardReportSchema.safeParse(d);
+      expect(read.ok).toBe(runtime.success);
+      if (read.ok && runtime.success) {
+        const { contracts, ...head } = runtime.data;
+        expect(read.report).toStrictEqual({ ...head, outcomes: outcomesOf(contracts) });
+      }
+      if (!read.ok && !runtime.success) {
+        const issue = runtime.error.issues[0]!;
+        expect(read.why).toBe(
+          `it is not a shard report: ${issue.path.join(".") || "the top level"}: ${issue.message}`,
+        );
+      }
+    }
+    expect(docs.filter((d) => ShardReportSchema.safeParse(d).success)).toHaveLength(2);
+  });
+
+  it("decodes a report as strict UTF-8 does: non-ASCII text and a BOM read, malformed bytes refused", () => {
+    const doc = report(1, 2, ["a.md"]);
+    doc.contracts[0]!.criteria[0]!.title = "héllo 😀 — ü";
+    const json = Buffer.from(JSON.stringify(doc));
+    const name = "contract-gate-shard-1-of-2.json";
+    const read = parseShardReport(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json]));
+    expect(read.ok && read.report.outcomes[0]!.criteria[0]!.title).toBe("héllo 😀 — ü");
+    const at = json.indexOf("héllo");
+    // A lone surrogate, an overlong "/", a cut 4-byte sequence, a byte no UTF-8 holds.
+    for (const bad of [[0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf0, 0x9f, 0x98], [0xfe]]) {
+      const bytes = Buffer.concat([json.subarray(0, at), Buffer.from(bad), json.subarray(at)]);
+      expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes)).toThrow();
+      const r = parseShardReport(name, bytes);
+      expect(r.ok ? "read" : r.why).toBe("it is not UTF-8 text");
     }
   });
 

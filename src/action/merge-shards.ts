@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { performance } from "node:perf_hooks";
 import { VERSION } from "../cli/version.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { mergeShardReports } from "../shard/merge.js";
@@ -28,6 +29,8 @@ export async function mergeShards(args: {
   const { io, env, dir, workspace, scope, gated } = args;
   const label =
     workspace && !relative(workspace, dir).startsWith("..") ? relative(workspace, dir) || "." : dir;
+  // What the merge job does that an unsharded run does not: its time is logged (docs/sharding.md's cost).
+  const start = performance.now();
   let read: Awaited<ReturnType<typeof readShardReports>>;
   try {
     read = await readShardReports(dir);
@@ -51,7 +54,7 @@ export async function mergeShards(args: {
     label,
   );
   io.info(
-    `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards from ${label}${merged.failures ? `; ${merged.failures} failing shard row${merged.failures === 1 ? "" : "s"}` : ""}`,
+    `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards from ${label} in ${Math.round(performance.now() - start)} ms${merged.failures ? `; ${merged.failures} failing shard row${merged.failures === 1 ? "" : "s"}` : ""}`,
   );
   const result = { summary: summariseRun(merged.outcomes), contracts: merged.outcomes };
   if (merged.sandbox === undefined) return { result };

@@ -48,20 +48,23 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   if (dirArg === undefined || more.length > 0) {
     throw new UsageError("merge takes exactly one DIR: the directory holding the shard reports");
   }
+  // The reports are read and checked (CPU) while the scope is recomputed (file system, git).
+  const reading = readShardReports(resolve(io.cwd, dirArg)).then(
+    (read) => ({ read }),
+    (error: unknown) => ({ error }),
+  );
   const root = await findRoot(io.cwd, values.root);
   // The shards' scope, recomputed here: a shard that saw another scope is caught by its digest.
   const scope = await scopePaths(root, [], values.contracts, values["changed-since"], io);
   const headSha = await headCommit(root, "merge");
   const integrity = await cliIntegrity(root, values.base, values.contracts);
 
-  const dir = resolve(io.cwd, dirArg);
-  let read: Awaited<ReturnType<typeof readShardReports>>;
-  try {
-    read = await readShardReports(dir);
-  } catch (e) {
-    if (e instanceof ShardDirError) throw new UsageError(e.message);
-    throw e;
+  const got = await reading;
+  if ("error" in got) {
+    if (got.error instanceof ShardDirError) throw new UsageError(got.error.message);
+    throw got.error;
   }
+  const { read } = got;
   if (read.ignored.length > 0) {
     io.stderr(
       `contract-gate: warning: ${dirArg}: not shard reports, ignored: ${read.ignored.slice(0, 5).join(", ")}${read.ignored.length > 5 ? ` and ${read.ignored.length - 5} more` : ""}\n`,

@@ -74,7 +74,7 @@ export function renderMarkdown(
   const ordered = orderContracts(contracts);
   for (const level of LEVELS) {
     const text = render(summary, ordered, opts, level, budget);
-    if (markdownSize(text) <= budget) return text;
+    if (text !== undefined && markdownSize(text) <= budget) return text;
   }
   return hardCut(summary, ordered, opts, budget);
 }
@@ -110,50 +110,101 @@ export function countsLine(summary: RunSummary): string {
   return parts.length ? `${lead} — ${parts.join(" · ")}` : lead;
 }
 
+/**
+ * The report's lines, and a lower bound on the size of the text they end as:
+ * the non-newline characters (and UTF-8 bytes) of each line up to its last
+ * non-blank one, which neither collapsing blank lines nor the final
+ * `trimEnd` removes. Once the bound passes the budget the level cannot fit,
+ * so rendering stops there instead of building megabytes at 30,000 criteria
+ * only to measure and drop them (the text returned when it does fit is unchanged).
+ */
+class BoundedLines {
+  readonly lines: string[] = [];
+  private chars = 0;
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** Add one line (it may hold newlines); false once the report cannot fit any more. */
+  push(line: string): boolean {
+    this.lines.push(line);
+    const kept = line.trimEnd();
+    if (kept !== "") {
+      const newlines = countNewlines(kept);
+      this.chars += kept.length - newlines;
+      this.bytes += Buffer.byteLength(kept, "utf8") - newlines;
+    }
+    return this.chars <= this.budget && this.bytes <= this.budget;
+  }
+
+  /** Add lines in order; false once the report cannot fit (the rest are not added). */
+  pushAll(lines: readonly string[]): boolean {
+    for (const l of lines) if (!this.push(l)) return false;
+    return true;
+  }
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The report at one level; undefined when it cannot fit the budget (`BoundedLines`). */
 function render(
   summary: RunSummary,
   contracts: readonly ContractOutcome[],
   opts: MarkdownOptions,
   level: Level,
   budget: number,
-): string {
+): string | undefined {
   const part = opts.part ?? "all";
-  const out: string[] = [];
+  const out = new BoundedLines(budget);
+  const fits = (lines: readonly string[]) => out.pushAll(lines);
   if (part !== "details") {
-    out.push(heading(summary, opts), ...sandboxWarning(opts), "");
-    if (opts.preamble) out.push(opts.preamble, "");
-    out.push(countsLine(summary), ...sandboxLine(opts));
+    if (!fits([heading(summary, opts), ...sandboxWarning(opts), ""])) return undefined;
+    if (opts.preamble && !fits([opts.preamble, ""])) return undefined;
+    if (!fits([countsLine(summary), ...sandboxLine(opts)])) return undefined;
     if (level.note) {
-      out.push(
-        "",
-        `> [!NOTE]\n> Report shortened to fit ${budget.toLocaleString("en-US")} characters: ${level.note} omitted. The JSON report has everything.`,
-      );
+      const note = `> [!NOTE]\n> Report shortened to fit ${budget.toLocaleString("en-US")} characters: ${level.note} omitted. The JSON report has everything.`;
+      if (!fits(["", note])) return undefined;
     }
-    for (const c of contracts) out.push("", ...contractTable(c, level.rows));
+    for (const c of contracts) if (!fits(["", ...contractTable(c, level.rows)])) return undefined;
     if (opts.removed?.length) {
-      out.push("", "### Removed contracts", "");
+      if (!fits(["", "### Removed contracts", ""])) return undefined;
       for (const r of opts.removed)
-        out.push(`- ${codeSpan(r)} (deleted: nothing of it runs; see Contract changes)`);
+        if (!out.push(`- ${codeSpan(r)} (deleted: nothing of it runs; see Contract changes)`))
+          return undefined;
     }
     if (opts.notFiles?.length) {
-      out.push("", "### Contracts that are no longer regular files", "");
+      if (!fits(["", "### Contracts that are no longer regular files", ""])) return undefined;
       for (const r of opts.notFiles)
-        out.push(
-          `- ${codeSpan(r)} (not a regular file at head, a submodule say: nothing of it runs; see Contract changes)`,
-        );
+        if (
+          !out.push(
+            `- ${codeSpan(r)} (not a regular file at head, a submodule say: nothing of it runs; see Contract changes)`,
+          )
+        )
+          return undefined;
     }
   }
   if (part !== "summary") {
-    const details = contracts.flatMap((c) => contractDetails(c, level));
-    if (details.length) {
-      out.push(...(out.length ? [""] : []), "### Details", "");
-      // One push per line: spread arguments overflow the stack at 30,000 criteria.
-      for (const d of details) out.push(d);
-    } else if (part === "details") out.push("No details: nothing ran.");
+    // The heading goes above the first contract with details, so no contract's details are built
+    // before the report is known to fit so far.
+    let any = false;
+    for (const c of contracts) {
+      const details = contractDetails(c, level);
+      if (details.length === 0) continue;
+      if (!any) {
+        any = true;
+        if (!fits([...(out.lines.length ? [""] : []), "### Details", ""])) return undefined;
+      }
+      if (!fits(details)) return undefined;
+    }
+    if (!any && part === "details") out.push("No details: nothing ran.");
   }
-  out.push(...lastLine(opts));
-  if (opts.footer) out.push("", opts.footer);
-  return `${out
+  if (!fits(lastLine(opts))) return undefined;
+  if (opts.footer && !fits(["", opts.footer])) return undefined;
+  return `${out.lines
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trimEnd()}\n`;
@@ -234,28 +285,39 @@ function hardCut(
     ...sandboxLine(opts),
     "",
   ];
-  const rows = contracts.flatMap((c) =>
-    orderCriteria(c.criteria)
-      .filter((k) => k.blocking)
-      .map(
-        (k) =>
-          `- ${STATUS_EMOJI[k.status]} ${codeSpan(c.path)} ${codeSpan(k.id)} ${escapeInline(k.reason).slice(0, 300)}`,
-      ),
-  );
+  // Rows are built only while they fit (a failing run at 30,000 criteria has that many), and the
+  // text is measured by adding each part's size: the same sizes as measuring the joined text.
+  const total = contracts.reduce((n, c) => n + c.criteria.filter((k) => k.blocking).length, 0);
+  const rows = (function* () {
+    for (const c of contracts)
+      for (const k of orderCriteria(c.criteria))
+        if (k.blocking)
+          yield `- ${STATUS_EMOJI[k.status]} ${codeSpan(c.path)} ${codeSpan(k.id)} ${escapeInline(k.reason).slice(0, 300)}`;
+  })();
   const note = (cut: number) =>
     `\n> [!WARNING]\n> Report cut to fit ${budget.toLocaleString("en-US")} characters: ${cut} blocking row${cut === 1 ? "" : "s"} and all other rows and details omitted. The JSON report has everything.\n`;
   let text = head.join("\n");
+  let size = sizes(text);
   let kept = 0;
   const reserved = markdownSize(lastLine(opts).join("\n")) + 1;
   for (const r of rows) {
-    const next = `${text}\n${r}`;
-    if (markdownSize(next + note(rows.length - kept - 1)) + reserved > budget) break;
-    text = next;
+    const row = sizes(r);
+    const cut = sizes(note(total - kept - 1));
+    const chars = size.chars + 1 + row.chars + cut.chars;
+    const bytes = size.bytes + 1 + row.bytes + cut.bytes;
+    if (Math.max(chars, bytes) + reserved > budget) break;
+    text = `${text}\n${r}`;
+    size = { chars: size.chars + 1 + row.chars, bytes: size.bytes + 1 + row.bytes };
     kept++;
   }
   const last = lastLine(opts).join("\n");
-  const body = `${text}\n${note(rows.length - kept)}${last ? `${last}\n` : ""}`;
+  const body = `${text}\n${note(total - kept)}${last ? `${last}\n` : ""}`;
   const footer =
     opts.footer && markdownSize(`${body}\n${opts.footer}\n`) <= budget ? `\n${opts.footer}\n` : "";
   return `${body}${footer}`;
+}
+
+/** A text's length in characters and in UTF-8 bytes (`markdownSize` is the larger). */
+function sizes(s: string): { chars: number; bytes: number } {
+  return { chars: s.length, bytes: Buffer.byteLength(s, "utf8") };
 }

@@ -3,13 +3,7 @@ import { problem } from "../problems.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { ContractOutcome } from "../verdict.js";
 import { scopeDigest } from "./assign.js";
-import {
-  outcomesOf,
-  type ShardReport,
-  type ShardReportRead,
-  sandboxOf,
-  shardFileName,
-} from "./report.js";
+import { type ShardReport, type ShardReportRead, sandboxOf, shardFileName } from "./report.js";
 
 /** One file found where the shard reports were downloaded. */
 export interface FoundReport {
@@ -147,7 +141,7 @@ export function mergeShardReports(
   const owner = new Map<string, string>();
   const results = new Map<string, ContractOutcome>();
   for (const { file, report } of chosen) {
-    for (const outcome of outcomesOf(report)) {
+    for (const outcome of report.outcomes) {
       const where = `shard ${report.shard.index} of ${report.shard.total} (${file})`;
       if (!inScope.has(outcome.path)) {
         say(
