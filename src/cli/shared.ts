@@ -3,6 +3,7 @@ import { blockModified } from "../committed.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
@@ -39,16 +40,43 @@ async function discoverAll(
   return files;
 }
 
-/** Discover and load every contract, in path order (`discoverAll`). */
+/** Discover and load every contract, in path order (`discoverAll`); `named` as `namedPaths`. */
 export async function loadAll(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   cwd: string,
   warn: (message: string) => void = () => {},
+  named: PathSource = diskPaths(root),
 ): Promise<Contract[]> {
   const files = await discoverAll(root, paths, extraGlobs, cwd, warn);
-  return Promise.all(files.map((f) => loadContract(root, f)));
+  return Promise.all(files.map((f) => loadContract(root, f, undefined, named)));
+}
+
+/**
+ * Where the paths a spec names (its map's test files, its done tasks' files)
+ * are looked up: in HEAD's tree when the CLI runs what is committed
+ * (`--committed`, and in any CI, as `committedOnly` decides), so a file a
+ * step before the gate created but never committed completes no task; else
+ * in the working tree, as a developer editing a spec expects.
+ */
+export async function namedPaths(
+  root: string,
+  committed: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<PathSource> {
+  if (!committed && !inCI(env)) return diskPaths(root);
+  const git = openGit(root);
+  // No commit (a plain folder): `committedOnly` says so for `--committed`; the disk is all there is.
+  if ((await git.resolveCommit("HEAD")) === undefined) return diskPaths(root);
+  const atHead = commitPaths(git, "HEAD");
+  return {
+    open: () =>
+      atHead.open().catch((e: unknown) => {
+        if (e instanceof GitReadError) throw new UsageError(e.message);
+        throw e;
+      }),
+  };
 }
 
 /**
@@ -98,9 +126,10 @@ export async function loadScope(
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
+  named: PathSource = diskPaths(root),
 ): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
   const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io);
-  const contracts = await Promise.all(files.map((f) => loadContract(root, f)));
+  const contracts = await Promise.all(files.map((f) => loadContract(root, f, undefined, named)));
   return { contracts, ...(reasons && { reasons }) };
 }
 
