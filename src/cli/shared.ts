@@ -3,6 +3,7 @@ import { blockModified } from "../committed.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
@@ -30,10 +31,12 @@ async function discoverAll(
   warn: (message: string) => void,
 ): Promise<string[]> {
   const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
-  const files = await discoverContracts({ root, cwd, paths, globs });
+  const listing = dirListing();
+  const files = await discoverContracts({ root, cwd, paths, globs, listing });
   // Named paths are what the user asked for; only a search of the root can miss contracts.
   if (paths.length === 0) {
-    const audit = await auditDiscovery({ root, globs, given: extraGlobs ?? [], found: files });
+    const given = extraGlobs ?? [];
+    const audit = await auditDiscovery({ root, globs, given, found: files, listing });
     for (const w of audit.warnings) warn(`contract-gate: warning: ${w}\n`);
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
