@@ -154,12 +154,9 @@ class Reader {
         last = undefined;
         continue;
       }
-      last = {
-        id: read.value.id,
-        text: read.value.text,
-        ...(read.value.tag !== undefined && { tag: read.value.tag }),
-        location: locate(this.sd.doc, i, read.value.column),
-      };
+      const { id, tag, text, column } = read.value;
+      const location = locate(this.sd.doc, i, column);
+      last = tag === undefined ? { id, text, location } : { id, text, tag, location };
       model.requirements.push(last);
     }
   }
