@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { glob } from "tinyglobby";
+import { globSync } from "tinyglobby";
 import { kindOf } from "./formats/kinds.js";
 import { type DirListing, dirListing } from "./fs/dir-listing.js";
 
@@ -41,16 +41,18 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
   const warnings: string[] = [];
   const errors: string[] = [];
   const { root, globs, given, found } = input;
+  const listing = input.listing ?? dirListing();
 
   // Entries a glob names that are not regular files (a directory called
   // phase-3-contract.json): discovery lists files only, so they vanish silently.
-  const entries = await glob([...globs], {
+  const entries = globSync([...globs], {
     cwd: root,
     dot: true,
     onlyFiles: false,
     followSymbolicLinks: false,
     ignore: [...SKIPPED].map((d) => `**/${d}/**`),
     expandDirectories: false,
+    fs: listing.globFs,
   });
   const listed = new Set(found);
   // Judged by the entry's own type, not by absence from discovery: discovery leaves out
@@ -74,7 +76,7 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
   }
 
   const matchesAny = picomatch([...globs], { dot: true });
-  const strays = lookalikes(root, input.listing ?? dirListing(), matchesAny);
+  const strays = lookalikes(root, listing, matchesAny);
   if (strays.length > 0) {
     const shown = strays.slice(0, MAX_LISTED);
     const more = strays.length > shown.length ? ` and ${strays.length - shown.length} more` : "";

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { lstat, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { glob } from "tinyglobby";
+import { globSync } from "tinyglobby";
 import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "./formats/kinds.js";
 import { type DirListing, dirListing } from "./fs/dir-listing.js";
@@ -104,13 +104,14 @@ export async function listMatching(
   globs: readonly string[],
   listing: DirListing = dirListing(),
 ): Promise<string[]> {
-  const files = await glob([...globs], {
+  const files = globSync([...globs], {
     cwd: dir,
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
     ignore: EXCLUDED_DIRS.map((d) => `**/${d}/**`),
     expandDirectories: false,
+    fs: listing.globFs,
   });
   const { isContract } = contractPaths(globs);
   return [...files, ...listSymlinks(dir, globs, listing)].filter(isContract);

@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { resolve } from "node:path";
+import type { GlobOptions } from "tinyglobby";
 
 /**
  * A directory's entries, each directory read once per run. Discovery's walk
@@ -10,11 +11,13 @@ import { resolve } from "node:path";
 export interface DirListing {
   /** The entries of an absolute directory (as `readdir` lists them); none when it cannot be listed. */
   entries(abs: string): Dirent[];
+  /** The same reads as `tinyglobby`'s file system (its `globSync` lists with `readdirSync` alone). */
+  readonly globFs: NonNullable<GlobOptions["fs"]>;
 }
 
 export function dirListing(): DirListing {
   const seen = new Map<string, Dirent[]>();
-  return {
+  const listing: DirListing = {
     entries(abs) {
       const key = resolve(abs);
       let found = seen.get(key);
@@ -28,5 +31,12 @@ export function dirListing(): DirListing {
       }
       return found;
     },
+    // fdir asks for Dirents; an unreadable directory lists nothing, as fdir's suppressed error does.
+    globFs: {
+      readdirSync: ((path: string) => listing.entries(path)) as unknown as NonNullable<
+        GlobOptions["fs"]
+      >["readdirSync"],
+    },
   };
+  return listing;
 }
