@@ -7,6 +7,7 @@ import { phaseFiles } from "./formats/plan-contract/file-name.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "./formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
 import { linkResearch, researchPathOf } from "./formats/workphase/index.js";
+import { type DirListing, dirListing } from "./fs/dir-listing.js";
 import { type RepoFileRead, readRepoFile } from "./fs/repo-file.js";
 import { diskPaths, type PathSource, type RepoPaths } from "./fs/repo-paths.js";
 import type { Contract, ContractKind, Location, Problem } from "./model.js";
@@ -17,18 +18,17 @@ import { problem, sortProblems } from "./problems.js";
  * with forward slashes; it is the path every problem reports. The work is
  * synchronous: a batch of calls (`Promise.all(paths.map(loadContract))`)
  * then holds one contract's bytes at a time, not every file at once.
- * `paths` says which paths a spec names exist (the working tree unless the
- * caller judges a commit); a batch shares one.
+ * A batch shares its `LoadOptions`.
  */
 export async function loadContract(
   root: string,
   relPath: string,
   kind: ContractKind = kindOf(relPath) ?? "oracle-contract",
-  paths: PathSource = diskPaths(root),
+  opts: LoadOptions = {},
 ): Promise<Contract> {
   // Opened before the read, so the rest runs without a pause and a batch
   // still holds one contract's bytes at a time.
-  const named = SPEC_KINDS.has(kind) ? await paths.open() : undefined;
+  const named = SPEC_KINDS.has(kind) ? await (opts.paths ?? diskPaths(root)).open() : undefined;
   const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
   if (read.kind !== "file") {
     return unread(kind, relPath, unreadProblem(relPath, start(relPath), "contract", read));
@@ -41,7 +41,7 @@ export async function loadContract(
     kind === "workphase-plan"
       ? withResearch(root, parsed)
       : named && SPEC_KINDS.has(parsed.kind)
-        ? withSpecFiles(root, parsed, named)
+        ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
         : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
@@ -83,7 +83,7 @@ export async function loadContracts(
 ): Promise<Contract[]> {
   const out: Contract[] = [];
   for (const relPath of relPaths) {
-    out.push(await loadContract(root, relPath, undefined, paths));
+    out.push(await loadContract(root, relPath, undefined, { paths }));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
@@ -113,12 +113,25 @@ function withResearch(root: string, plan: Contract): Contract {
 
 const SPEC_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
 
+/** What a batch of loads shares. */
+export interface LoadOptions {
+  /** Where the paths a spec names are looked up (default: the working tree). */
+  paths?: PathSource;
+  /** The run's directory reads (discovery's, when it just listed the same tree). */
+  dirs?: DirListing;
+}
+
 /**
  * A requirement spec with what lies beside it: its `tasks.md` (unless the
  * contract is that file), `plan.md`, `checklists/*.md`, and whether the
  * paths its map and done tasks name exist. Never read through a symlink.
  */
-function withSpecFiles(root: string, contract: Contract, paths: RepoPaths): Contract {
+function withSpecFiles(
+  root: string,
+  contract: Contract,
+  paths: RepoPaths,
+  dirs: DirListing,
+): Contract {
   const dir = specDir(contract.path);
   const readBeside = (path: string) => {
     const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
@@ -126,7 +139,10 @@ function withSpecFiles(root: string, contract: Contract, paths: RepoPaths): Cont
   };
   const files: SpecFiles = { checklists: [], exists: (p) => paths.exists(p) };
   // One listing of the spec's directory says which companions to read (most specs have few).
-  const beside = contract.kind === "speckit-tasks" ? new Set<string>() : entriesOf(root, dir);
+  const beside =
+    contract.kind === "speckit-tasks"
+      ? new Set<string>()
+      : new Set(dirs.entries(join(root, dir)).map((e) => e.name));
   if (beside.has("tasks.md")) {
     const tasksPath = `${dir}tasks.md`;
     const tasks = readBeside(tasksPath);
@@ -147,15 +163,6 @@ function withSpecFiles(root: string, contract: Contract, paths: RepoPaths): Cont
     }
   }
   return linkSpecFiles(contract, files);
-}
-
-/** Names in a repo-relative directory ("" or ending in `/`), none when it cannot be listed. */
-function entriesOf(root: string, dir: string): Set<string> {
-  try {
-    return new Set(readdirSync(join(root, dir)));
-  } catch {
-    return new Set();
-  }
 }
 
 /** `*.md` directly in a repo-relative directory that is a real directory (not a link). */

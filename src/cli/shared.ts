@@ -3,7 +3,7 @@ import { blockModified } from "../committed.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
-import { dirListing } from "../fs/dir-listing.js";
+import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
@@ -29,9 +29,9 @@ async function discoverAll(
   extraGlobs: readonly string[] | undefined,
   cwd: string,
   warn: (message: string) => void,
+  listing: DirListing = dirListing(),
 ): Promise<string[]> {
   const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
-  const listing = dirListing();
   const files = await discoverContracts({ root, cwd, paths, globs, listing });
   // Named paths are what the user asked for; only a search of the root can miss contracts.
   if (paths.length === 0) {
@@ -52,8 +52,10 @@ export async function loadAll(
   warn: (message: string) => void = () => {},
   named: PathSource = diskPaths(root),
 ): Promise<Contract[]> {
-  const files = await discoverAll(root, paths, extraGlobs, cwd, warn);
-  return Promise.all(files.map((f) => loadContract(root, f, undefined, named)));
+  // The loader lists a spec's directory as discovery just did: one read of each.
+  const dirs = dirListing();
+  const files = await discoverAll(root, paths, extraGlobs, cwd, warn, dirs);
+  return Promise.all(files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })));
 }
 
 /**
@@ -104,8 +106,9 @@ async function scopeWithReasons(
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
+  dirs: DirListing = dirListing(),
 ): Promise<{ files: string[]; reasons?: Map<string, ScopeReason> }> {
-  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr);
+  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr, dirs);
   if (since === undefined) return { files };
   let changed: Set<string>;
   try {
@@ -131,8 +134,11 @@ export async function loadScope(
   io: Pick<CliIO, "cwd" | "stderr">,
   named: PathSource = diskPaths(root),
 ): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
-  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io);
-  const contracts = await Promise.all(files.map((f) => loadContract(root, f, undefined, named)));
+  const dirs = dirListing();
+  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io, dirs);
+  const contracts = await Promise.all(
+    files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })),
+  );
   return { contracts, ...(reasons && { reasons }) };
 }
 
