@@ -5,13 +5,14 @@
  * `--committed` or in CI), not by what a step before the gate created or
  * deleted on disk. Real temporary git repositories.
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitPaths, diskPaths } from "../src/fs/repo-paths.js";
 import { openGit } from "../src/git/index.js";
 import { loadContracts } from "../src/load.js";
 import type { Contract } from "../src/model.js";
+import { finish, makeRepo, reportOf, runAction, standInFor } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
 import { commitAll, git } from "./helpers/git.js";
 import { copyTree, tempDir } from "./helpers/tmp.js";
@@ -106,5 +107,55 @@ describe("a done task's file at the gated commit", () => {
     git(top, "commit", "-qm", "service gone");
     const [gone] = await loadContracts(root, [KIT], commitPaths(openGit(root), "HEAD"));
     expect(codes(gone!)).toContain("phantom-completion");
+  });
+});
+
+describe("the bundled action (dist/index.js: run `npm run bundle` after changing src/)", () => {
+  const TWIN = join(FIXTURES, "phantom-completion", "twin");
+  // The whole honest twin but the service file that done task T005 names.
+  const files: Record<string, string> = Object.fromEntries(
+    readdirSync(TWIN, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(TWIN, join(e.parentPath, e.name)))
+      .filter((p) => p !== SERVICE)
+      .map((p) => [p, readFileSync(join(TWIN, p), "utf8")]),
+  );
+
+  /** The spec-kit twin gated with `scope: all`; the service file committed, or only written to disk. */
+  async function gate(committed: boolean) {
+    const service = { [SERVICE]: "export {};\n" };
+    const repo = await makeRepo({
+      base: files,
+      head: committed ? service : { "README.md": "app\n" },
+    });
+    // A step before the gate (a `postinstall`) writes the file the done task names; it is never committed.
+    if (!committed) {
+      mkdirSync(dirname(join(repo.dir, SERVICE)), { recursive: true });
+      writeFileSync(join(repo.dir, SERVICE), "export {};\n");
+    }
+    const gh = await standInFor(repo);
+    const r = await runAction({
+      repo,
+      gh,
+      event: "pull_request",
+      inputs: { sandbox: "off", scope: "all", "requirement-proof": "off" },
+    });
+    await finish(gh, expect);
+    const report = reportOf(r) as {
+      contracts: { problems?: { code: string; message: string }[] }[];
+    };
+    return { code: r.code, problems: report.contracts.flatMap((c) => c.problems ?? []) };
+  }
+
+  it("a done task's file written to disk after checkout completes no task: a phantom at the gated commit", async () => {
+    const r = await gate(false);
+    const phantom = r.problems.find((p) => p.code === "phantom-completion");
+    expect(phantom?.message).toContain(`task T005 is marked done, but ${SERVICE}`);
+    expect(r.code).toBe(1);
+  });
+
+  it("honest twin: the file committed, the task is complete", async () => {
+    const r = await gate(true);
+    expect(r.problems.map((p) => p.code)).not.toContain("phantom-completion");
   });
 });
