@@ -1,8 +1,9 @@
-import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import picomatch from "picomatch";
-import { glob } from "tinyglobby";
+import { globSync } from "tinyglobby";
 import { kindOf } from "./formats/kinds.js";
+import { type DirListing, dirListing } from "./fs/dir-listing.js";
 
 /**
  * Loud misconfiguration: what discovery alone cannot say. A glob that matches
@@ -26,6 +27,8 @@ export interface AuditInput {
   given: readonly string[];
   /** What discovery found, root-relative. */
   found: readonly string[];
+  /** The run's directory reads, shared with discovery (which walked the same tree). */
+  listing?: DirListing;
 }
 
 /** At most this many contract-looking files are named in a message. */
@@ -38,16 +41,18 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
   const warnings: string[] = [];
   const errors: string[] = [];
   const { root, globs, given, found } = input;
+  const listing = input.listing ?? dirListing();
 
   // Entries a glob names that are not regular files (a directory called
   // phase-3-contract.json): discovery lists files only, so they vanish silently.
-  const entries = await glob([...globs], {
+  const entries = globSync([...globs], {
     cwd: root,
     dot: true,
     onlyFiles: false,
     followSymbolicLinks: false,
     ignore: [...SKIPPED].map((d) => `**/${d}/**`),
     expandDirectories: false,
+    fs: listing.globFs,
   });
   const listed = new Set(found);
   // Judged by the entry's own type, not by absence from discovery: discovery leaves out
@@ -71,7 +76,7 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
   }
 
   const matchesAny = picomatch([...globs], { dot: true });
-  const strays = lookalikes(root).filter((f) => !matchesAny(f.path));
+  const strays = lookalikes(root, listing, matchesAny);
   if (strays.length > 0) {
     const shown = strays.slice(0, MAX_LISTED);
     const more = strays.length > shown.length ? ` and ${strays.length - shown.length} more` : "";
@@ -102,28 +107,27 @@ interface Lookalike {
 /**
  * Files that look like contracts of a known kind, by name (phase contracts,
  * quality reviews) or by their first bytes (an oracle contract's
- * `# CONTRACT` title, a phase contract's or planner plan's telltale keys).
+ * `# CONTRACT` title, a phase contract's or planner plan's telltale keys),
+ * and that no glob includes (those are never opened: discovery has them).
  */
-function lookalikes(root: string): Lookalike[] {
+function lookalikes(
+  root: string,
+  listing: DirListing,
+  included: (path: string) => boolean,
+): Lookalike[] {
   const out: Lookalike[] = [];
   let walked = 0;
   const stack = [""];
   while (stack.length > 0 && walked < MAX_WALKED) {
     const dir = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir === "" ? root : join(root, dir), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
+    for (const e of listing.entries(dir === "" ? root : join(root, dir))) {
       walked++;
       const path = dir === "" ? e.name : `${dir}/${e.name}`;
       if (e.isDirectory()) {
         if (!SKIPPED.has(e.name)) stack.push(path);
         continue;
       }
-      if (!e.isFile()) continue;
+      if (!e.isFile() || included(path)) continue;
       const found = lookalike(root, dir, e.name, path);
       if (found) out.push(found);
     }

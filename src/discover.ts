@@ -1,10 +1,11 @@
-import { type Dirent, readdirSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { lstat, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { glob } from "tinyglobby";
+import { globSync } from "tinyglobby";
 import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "./formats/kinds.js";
+import { type DirListing, dirListing } from "./fs/dir-listing.js";
 
 export interface DiscoverOptions {
   /** Repository root: every contract path is reported relative to it. */
@@ -14,6 +15,8 @@ export interface DiscoverOptions {
   /** Explicit files or directories, absolute or relative to `cwd`. Empty: the whole root. */
   paths?: readonly string[];
   cwd?: string;
+  /** The run's directory reads, shared with the discovery audit. */
+  listing?: DirListing;
 }
 
 /** A path argument the user must fix; reported as a usage error (exit 2). */
@@ -30,6 +33,7 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
   const root = resolve(opts.root);
   const globs = opts.globs?.length ? opts.globs : DEFAULT_CONTRACT_GLOBS;
   const cwd = opts.cwd ?? process.cwd();
+  const listing = opts.listing ?? dirListing();
   const found = new Set<string>();
   const targets = opts.paths?.length ? opts.paths : [root];
   for (const target of targets) {
@@ -45,11 +49,14 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
     }
     if (!info) throw new UsageError(`${target} does not exist`);
     if (info.isDirectory()) {
-      const under = (await listMatching(abs, globs)).map((f) => (rel === "." ? f : `${rel}/${f}`));
+      const under = (await listMatching(abs, globs, listing)).map((f) =>
+        rel === "." ? f : `${rel}/${f}`,
+      );
       if (rel !== ".") {
         // `validate .planning` means the contracts under .planning as the root's
         // globs find them, too (not only `.planning/.planning/phase-*`).
-        for (const f of await listMatching(root, globs)) if (f.startsWith(`${rel}/`)) under.push(f);
+        for (const f of await listMatching(root, globs, listing))
+          if (f.startsWith(`${rel}/`)) under.push(f);
       }
       // A directory named on purpose that holds no contract is a mistake, not
       // a pass: "no contracts" would end the run green with nothing checked.
@@ -92,17 +99,22 @@ function withoutSpecTasks(found: ReadonlySet<string>): string[] {
  * a contract replaced by a symlink must reach the loader, which refuses it
  * by name, rather than silently drop out of the gate.
  */
-export async function listMatching(dir: string, globs: readonly string[]): Promise<string[]> {
-  const files = await glob([...globs], {
+export async function listMatching(
+  dir: string,
+  globs: readonly string[],
+  listing: DirListing = dirListing(),
+): Promise<string[]> {
+  const files = globSync([...globs], {
     cwd: dir,
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
     ignore: EXCLUDED_DIRS.map((d) => `**/${d}/**`),
     expandDirectories: false,
+    fs: listing.globFs,
   });
   const { isContract } = contractPaths(globs);
-  return [...files, ...listSymlinks(dir, globs)].filter(isContract);
+  return [...files, ...listSymlinks(dir, globs, listing)].filter(isContract);
 }
 
 const SKIPPED = new Set(EXCLUDED_DIRS);
@@ -114,7 +126,8 @@ const SKIPPED = new Set(EXCLUDED_DIRS);
  * entries listed, never walked: what lies under a link is refused by the
  * loader, and a walk could leave the repository.
  */
-function listSymlinks(dir: string, globs: readonly string[]): string[] {
+function listSymlinks(dir: string, globs: readonly string[], listing: DirListing): string[] {
+  const entriesOf = (abs: string) => listing.entries(abs);
   const matches = picomatch([...globs], { dot: true });
   const found = new Set<string>();
   const seen = new Set<string>();
@@ -156,14 +169,6 @@ function listSymlinks(dir: string, globs: readonly string[]): string[] {
     }
   }
   return [...found];
-}
-
-function entriesOf(abs: string): Dirent[] {
-  try {
-    return readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return []; // not a directory, or unreadable: nothing to list
-  }
 }
 
 /** `abs` relative to `root` with forward slashes, or undefined when outside it. */

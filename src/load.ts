@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { checkDrift, planHash } from "./drift.js";
 import { type EvidenceFile, parseEvidenceFile } from "./evidence/index.js";
 import { kindOf, parseContract } from "./formats/index.js";
-import { unsafePathReason } from "./formats/paths.js";
 import { phaseFiles } from "./formats/plan-contract/file-name.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "./formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "./formats/text.js";
 import { linkResearch, researchPathOf } from "./formats/workphase/index.js";
+import { type DirListing, dirListing } from "./fs/dir-listing.js";
 import { type RepoFileRead, readRepoFile } from "./fs/repo-file.js";
+import { diskPaths, type PathSource, type RepoPaths } from "./fs/repo-paths.js";
 import type { Contract, ContractKind, Location, Problem } from "./model.js";
 import { problem, sortProblems } from "./problems.js";
 
@@ -17,12 +18,17 @@ import { problem, sortProblems } from "./problems.js";
  * with forward slashes; it is the path every problem reports. The work is
  * synchronous: a batch of calls (`Promise.all(paths.map(loadContract))`)
  * then holds one contract's bytes at a time, not every file at once.
+ * A batch shares its `LoadOptions`.
  */
 export async function loadContract(
   root: string,
   relPath: string,
   kind: ContractKind = kindOf(relPath) ?? "oracle-contract",
+  opts: LoadOptions = {},
 ): Promise<Contract> {
+  // Opened before the read, so the rest runs without a pause and a batch
+  // still holds one contract's bytes at a time.
+  const named = SPEC_KINDS.has(kind) ? await (opts.paths ?? diskPaths(root)).open() : undefined;
   const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
   if (read.kind !== "file") {
     return unread(kind, relPath, unreadProblem(relPath, start(relPath), "contract", read));
@@ -34,8 +40,8 @@ export async function loadContract(
   const contract =
     kind === "workphase-plan"
       ? withResearch(root, parsed)
-      : SPEC_KINDS.has(parsed.kind)
-        ? withSpecFiles(root, parsed)
+      : named && SPEC_KINDS.has(parsed.kind)
+        ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
         : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
@@ -73,10 +79,11 @@ export async function loadContract(
 export async function loadContracts(
   root: string,
   relPaths: readonly string[],
+  paths: PathSource = diskPaths(root),
 ): Promise<Contract[]> {
   const out: Contract[] = [];
   for (const relPath of relPaths) {
-    out.push(await loadContract(root, relPath));
+    out.push(await loadContract(root, relPath, undefined, { paths }));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
@@ -106,20 +113,36 @@ function withResearch(root: string, plan: Contract): Contract {
 
 const SPEC_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
 
+/** What a batch of loads shares. */
+export interface LoadOptions {
+  /** Where the paths a spec names are looked up (default: the working tree). */
+  paths?: PathSource;
+  /** The run's directory reads (discovery's, when it just listed the same tree). */
+  dirs?: DirListing;
+}
+
 /**
  * A requirement spec with what lies beside it: its `tasks.md` (unless the
  * contract is that file), `plan.md`, `checklists/*.md`, and whether the
  * paths its map and done tasks name exist. Never read through a symlink.
  */
-function withSpecFiles(root: string, contract: Contract): Contract {
+function withSpecFiles(
+  root: string,
+  contract: Contract,
+  paths: RepoPaths,
+  dirs: DirListing,
+): Contract {
   const dir = specDir(contract.path);
   const readBeside = (path: string) => {
     const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
     return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
   };
-  const files: SpecFiles = { checklists: [], exists: (p) => existsInRepo(root, p) };
+  const files: SpecFiles = { checklists: [], exists: (p) => paths.exists(p) };
   // One listing of the spec's directory says which companions to read (most specs have few).
-  const beside = contract.kind === "speckit-tasks" ? new Set<string>() : entriesOf(root, dir);
+  const beside =
+    contract.kind === "speckit-tasks"
+      ? new Set<string>()
+      : new Set(dirs.entries(join(root, dir)).map((e) => e.name));
   if (beside.has("tasks.md")) {
     const tasksPath = `${dir}tasks.md`;
     const tasks = readBeside(tasksPath);
@@ -140,26 +163,6 @@ function withSpecFiles(root: string, contract: Contract): Contract {
     }
   }
   return linkSpecFiles(contract, files);
-}
-
-/** Names in a repo-relative directory ("" or ending in `/`), none when it cannot be listed. */
-function entriesOf(root: string, dir: string): Set<string> {
-  try {
-    return new Set(readdirSync(join(root, dir)));
-  } catch {
-    return new Set();
-  }
-}
-
-/** Whether a repo-relative path exists (a file, directory or link), never looked up outside the root. */
-function existsInRepo(root: string, rel: string): boolean {
-  if (unsafePathReason(rel) !== undefined) return false;
-  try {
-    lstatSync(join(root, rel));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `*.md` directly in a repo-relative directory that is a real directory (not a link). */

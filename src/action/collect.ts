@@ -5,6 +5,7 @@ import { auditDiscovery } from "../discover-audit.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
+import { dirListing } from "../fs/dir-listing.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import type { ScopeReason } from "../scope-reason.js";
@@ -85,7 +86,8 @@ async function collect({
           (error: unknown) => ({ error }),
         )
       : Promise.resolve({ files: [] });
-  const discovered = await discoverContracts({ root, globs: settings.contracts });
+  const dirs = dirListing();
+  const discovered = await discoverContracts({ root, globs: settings.contracts, listing: dirs });
   // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
   if (discovered.length === 0) {
     noMatch = noMatchMessage(settings.contracts);
@@ -97,6 +99,7 @@ async function collect({
     globs: settings.contracts,
     given: isDefault ? [] : settings.contracts,
     found: discovered,
+    listing: dirs,
   });
   for (const w of audit.warnings) io.warning(`contract-gate: ${w}`);
   const errors = [...audit.errors, ...(await vanishedContracts(git, settings.contracts))];

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { blockModified } from "../committed.js";
 import { kindOf } from "../formats/kinds.js";
+import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
 import { loadContracts } from "../load.js";
@@ -118,17 +119,17 @@ export async function runAction({
     // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
     // The merge job loads only the requirement specs, whose proof findings (read from the
     // PR's diff, like the base comparison) it adds; the legs' reports carry every result.
+    // A spec's named paths are judged at that commit too (`commitPaths`), not on disk.
     const loaded = await stage("load", async () =>
-      blockModified(
-        git,
-        "HEAD",
-        await loadContracts(
-          scope.root,
-          merging === undefined ? scope.paths : scope.paths.filter(isRequirementSpec),
-        ),
-      ).catch((e: unknown) => {
-        throw new StopRun(`contract-gate: ${(e as Error).message}`);
-      }),
+      loadContracts(
+        scope.root,
+        merging === undefined ? scope.paths : scope.paths.filter(isRequirementSpec),
+        commitPaths(git, "HEAD"),
+      )
+        .then((contracts) => blockModified(git, "HEAD", contracts))
+        .catch((e: unknown) => {
+          throw new StopRun(`contract-gate: ${(e as Error).message}`);
+        }),
     );
     const { proof, integrity } = await stage("proof", () =>
       proveStage({

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { VERSION } from "../cli/version.js";
 import { blockModified } from "../committed.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
+import { commitPaths } from "../fs/repo-paths.js";
 import type { Git } from "../git/index.js";
 import { loadContracts } from "../load.js";
 import { plain } from "../report/paint.js";
@@ -40,11 +41,11 @@ export async function runShard(args: {
   const { io, env, runner, settings, gated, scope, git, sandboxHost, protect } = args;
   const { shard } = settings;
   // Every contract in scope is read (weights need its checks), only this leg's run.
-  const all = await blockModified(git, "HEAD", await loadContracts(scope.root, scope.paths)).catch(
-    (e: unknown) => {
+  const all = await loadContracts(scope.root, scope.paths, commitPaths(git, "HEAD"))
+    .then((contracts) => blockModified(git, "HEAD", contracts))
+    .catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);
-    },
-  );
+    });
   const share = assignShards(all, shard.total)[shard.index - 1]!;
   const mine = new Set(share.paths);
   const contracts = all.filter((c) => mine.has(c.path));

@@ -27,7 +27,7 @@ import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { mergeCommand } from "./merge-command.js";
 import { runCommand } from "./run-command.js";
-import { committedOnly, findRoot, loadAll } from "./shared.js";
+import { committedOnly, findRoot, loadAll, namedPaths } from "./shared.js";
 import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
@@ -137,18 +137,13 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
-  const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr)).map((c) =>
-    withEvidenceProblems(root, c),
+  const committed = "committed" in values && values.committed === true;
+  const named = await namedPaths(root, command === "validate" && committed, io.env);
+  const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr, named)).map(
+    (c) => withEvidenceProblems(root, c),
   );
   const contracts: Contract[] =
-    command === "validate"
-      ? await committedOnly(
-          root,
-          loaded,
-          "committed" in values && values.committed === true,
-          io.env,
-        )
-      : loaded;
+    command === "validate" ? await committedOnly(root, loaded, committed, io.env) : loaded;
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);

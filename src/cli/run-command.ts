@@ -27,7 +27,7 @@ import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
-import { committedOnly, findRoot, loadScope } from "./shared.js";
+import { committedOnly, findRoot, loadScope, namedPaths } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -135,7 +135,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (!resolved.ok)
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
-  const scoped = await loadScope(root, positionals, values.contracts, values["changed-since"], io);
+  const named = await namedPaths(root, values.committed === true, io.env);
+  const scoped = await loadScope(
+    root,
+    positionals,
+    values.contracts,
+    values["changed-since"],
+    io,
+    named,
+  );
   let contracts = scoped.contracts;
   // Said on every surface when the selection narrows; without it every contract found runs.
   const reasons = scoped.reasons;

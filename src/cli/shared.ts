@@ -3,6 +3,8 @@ import { blockModified } from "../committed.js";
 import { discoverContracts, UsageError } from "../discover.js";
 import { auditDiscovery } from "../discover-audit.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { type DirListing, dirListing } from "../fs/dir-listing.js";
+import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load.js";
 import type { Contract } from "../model.js";
@@ -27,28 +29,59 @@ async function discoverAll(
   extraGlobs: readonly string[] | undefined,
   cwd: string,
   warn: (message: string) => void,
+  listing: DirListing = dirListing(),
 ): Promise<string[]> {
   const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
-  const files = await discoverContracts({ root, cwd, paths, globs });
+  const files = await discoverContracts({ root, cwd, paths, globs, listing });
   // Named paths are what the user asked for; only a search of the root can miss contracts.
   if (paths.length === 0) {
-    const audit = await auditDiscovery({ root, globs, given: extraGlobs ?? [], found: files });
+    const given = extraGlobs ?? [];
+    const audit = await auditDiscovery({ root, globs, given, found: files, listing });
     for (const w of audit.warnings) warn(`contract-gate: warning: ${w}\n`);
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
   return files;
 }
 
-/** Discover and load every contract, in path order (`discoverAll`). */
+/** Discover and load every contract, in path order (`discoverAll`); `named` as `namedPaths`. */
 export async function loadAll(
   root: string,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   cwd: string,
   warn: (message: string) => void = () => {},
+  named: PathSource = diskPaths(root),
 ): Promise<Contract[]> {
-  const files = await discoverAll(root, paths, extraGlobs, cwd, warn);
-  return Promise.all(files.map((f) => loadContract(root, f)));
+  // The loader lists a spec's directory as discovery just did: one read of each.
+  const dirs = dirListing();
+  const files = await discoverAll(root, paths, extraGlobs, cwd, warn, dirs);
+  return Promise.all(files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })));
+}
+
+/**
+ * Where the paths a spec names (its map's test files, its done tasks' files)
+ * are looked up: in HEAD's tree when the CLI runs what is committed
+ * (`--committed`, and in any CI, as `committedOnly` decides), so a file a
+ * step before the gate created but never committed completes no task; else
+ * in the working tree, as a developer editing a spec expects.
+ */
+export async function namedPaths(
+  root: string,
+  committed: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<PathSource> {
+  if (!committed && !inCI(env)) return diskPaths(root);
+  const git = openGit(root);
+  // No commit (a plain folder): `committedOnly` says so for `--committed`; the disk is all there is.
+  if ((await git.resolveCommit("HEAD")) === undefined) return diskPaths(root);
+  const atHead = commitPaths(git, "HEAD");
+  return {
+    open: () =>
+      atHead.open().catch((e: unknown) => {
+        if (e instanceof GitReadError) throw new UsageError(e.message);
+        throw e;
+      }),
+  };
 }
 
 /**
@@ -73,8 +106,9 @@ async function scopeWithReasons(
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
+  dirs: DirListing = dirListing(),
 ): Promise<{ files: string[]; reasons?: Map<string, ScopeReason> }> {
-  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr);
+  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr, dirs);
   if (since === undefined) return { files };
   let changed: Set<string>;
   try {
@@ -98,9 +132,13 @@ export async function loadScope(
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
+  named: PathSource = diskPaths(root),
 ): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
-  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io);
-  const contracts = await Promise.all(files.map((f) => loadContract(root, f)));
+  const dirs = dirListing();
+  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io, dirs);
+  const contracts = await Promise.all(
+    files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })),
+  );
   return { contracts, ...(reasons && { reasons }) };
 }
 

@@ -30,6 +30,11 @@ export interface Git {
   mergeBase(base: string, head: string): Promise<string>;
   /** Files at a commit, in one batch (see `readBlobs`). Throws `GitReadError` ("unreadable"). */
   readAt(commit: string, requests: readonly BlobRequest[]): Promise<Map<string, BlobRead>>;
+  /**
+   * Every path under `root` at a commit — files, directories, symlinks and
+   * submodules — relative to `root`, in one listing. Throws `GitReadError`.
+   */
+  pathsAt(commit: string): Promise<Set<string>>;
   /** `base...head`, with renames; paths relative to the repository's top level. Deepens like `mergeBase`. */
   changedBetween(base: string, head: string): Promise<ChangedFile[]>;
   /**
@@ -130,6 +135,20 @@ export function openGit(root: string): Git {
         const paths = requests.map((r) => r.path);
         const what = paths.length === 1 ? paths[0] : `${paths[0]} (and ${paths.length - 1} more)`;
         throw unreadable(`${what} at commit ${commit}`, e);
+      }
+    },
+    async pathsAt(commit) {
+      try {
+        // -t: the directories too (a task may name one); run in `root`, so relative to it.
+        const out = await git(["ls-tree", "-r", "-t", "-z", "--name-only", commit]);
+        return new Set(
+          out
+            .toString("utf8")
+            .split("\0")
+            .filter((p) => p !== "" && p !== "./"),
+        );
+      } catch (e) {
+        throw unreadable(`the paths at commit ${commit}`, e);
       }
     },
     async changedBetween(base, head) {

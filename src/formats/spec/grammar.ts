@@ -42,17 +42,20 @@ export function requirementLine(
   if (tag !== undefined && !(TAGS as readonly string[]).includes(tag)) {
     return { ok: false, why: `the tag [${tag}] is not one of [ADDED], [MODIFIED], [REMOVED]` };
   }
-  if (m[3]!.trim() === "") return { ok: false, why: `${m[1]} has no statement after the colon` };
+  const text = m[3]!.trim();
+  if (text === "") return { ok: false, why: `${m[1]} has no statement after the colon` };
+  const column = line.length - body.length + 1;
   return {
     ok: true,
-    value: {
-      id: m[1]!,
-      ...(tag !== undefined && { tag: tag as Tag }),
-      text: m[3]!.trim(),
-      column: line.length - body.length + 1,
-    },
+    value:
+      tag === undefined
+        ? { id: m[1]!, text, column }
+        : { id: m[1]!, tag: tag as Tag, text, column },
   };
 }
+
+/** The tokens of an id list: runs of anything but commas and white space. */
+const ID_TOKEN = /[^,\s]+/g;
 
 /** A comma- or space-separated id list (`FR-001, FR-002`), each checked by `valid`. */
 export function idList(
@@ -60,7 +63,8 @@ export function idList(
   valid: RegExp,
 ): { ids: { id: string; offset: number }[]; bad?: string } {
   const ids: { id: string; offset: number }[] = [];
-  const re = /[^,\s]+/g;
+  const re = ID_TOKEN;
+  re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m[0] === "and") continue;
     if (!valid.test(m[0])) return { ids, bad: m[0] };

@@ -1,4 +1,4 @@
-import type { Location, RequirementModel, SpecReference } from "../../model.js";
+import type { Location, Requirement, RequirementModel, SpecReference } from "../../model.js";
 import { problem } from "../../problems.js";
 import type { ProblemSink } from "../oracle-contract/problem-sink.js";
 
@@ -10,16 +10,8 @@ import type { ProblemSink } from "../oracle-contract/problem-sink.js";
  * are read.
  */
 export function checkModel(model: RequirementModel, problems: ProblemSink, top: Location): void {
-  const fr = unique(
-    model.requirements.map((r) => ({ id: r.id, location: r.location })),
-    "requirement",
-    problems,
-  );
-  const ac = unique(
-    model.acceptance.map((a) => ({ id: a.id, location: a.location })),
-    "acceptance criterion",
-    problems,
-  );
+  const fr = unique(model.requirements, "requirement", problems);
+  const ac = unique(model.acceptance, "acceptance criterion", problems);
   unique(model.successCriteria, "success criterion", problems);
   unique(
     model.stories.map((s) => ({ id: `User Story ${s.n}`, location: s.location })),
@@ -51,10 +43,10 @@ export function checkModel(model: RequirementModel, problems: ProblemSink, top: 
   const live = model.requirements.filter((r) => r.tag !== "REMOVED");
   if (model.layout === "spec") {
     const covered = new Set<string>();
-    for (const s of [...model.scenarios, ...model.acceptance])
-      for (const r of s.refs) covered.add(r.id);
+    for (const s of model.scenarios) for (const r of s.refs) covered.add(r.id);
+    for (const a of model.acceptance) for (const r of a.refs) covered.add(r.id);
     for (const r of live) {
-      if (covered.has(r.id)) continue;
+      if (covered.has(r.id) || problems.full("uncovered-requirement", r.location)) continue;
       problems.push(
         problem(
           "uncovered-requirement",
@@ -68,17 +60,17 @@ export function checkModel(model: RequirementModel, problems: ProblemSink, top: 
     }
   }
 
-  checkMap(model, fr, manualIn, problems, top);
+  checkMap(model, live, fr, manualIn, problems, top);
 }
 
 function checkMap(
   model: RequirementModel,
+  live: readonly Requirement[],
   fr: ReadonlyMap<string, Location>,
   manualIn: ReadonlySet<string>,
   problems: ProblemSink,
   top: Location,
 ): void {
-  const live = model.requirements.filter((r) => r.tag !== "REMOVED");
   if (model.map === undefined) {
     if (live.length > 0) {
       problems.push(
@@ -125,7 +117,7 @@ function checkMap(
     }
   }
   for (const r of live) {
-    if (mapped.has(r.id)) continue;
+    if (mapped.has(r.id) || problems.full("unmapped-requirement", r.location)) continue;
     problems.push(
       problem("unmapped-requirement", r.location, `${r.id} has no line in the ## Requirement Map`, {
         hint: `add \`- ${r.id} → <file> > <test name>\` (or \`→ manual: <how>\` where ## Verification allows it) to the ## Requirement Map`,
@@ -147,6 +139,7 @@ function unique(
       seen.set(item.id, item.location);
       continue;
     }
+    if (problems.full("duplicate-id", item.location)) continue;
     problems.push(
       problem(
         "duplicate-id",

@@ -42,6 +42,10 @@ export const SECTIONS = {
   userScenarios: "USER SCENARIOS",
 } as const;
 
+const HASH = 35;
+/** A `###` or `####` heading, where spec-kit writes its user stories. */
+const STORY_LEVEL = /^#{3,4}[ \t]/;
+
 /** Read the sections of a spec (either layout) into the requirement model. */
 export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): RequirementModel {
   const model: RequirementModel = {
@@ -154,12 +158,9 @@ class Reader {
         last = undefined;
         continue;
       }
-      last = {
-        id: read.value.id,
-        text: read.value.text,
-        ...(read.value.tag !== undefined && { tag: read.value.tag }),
-        location: locate(this.sd.doc, i, read.value.column),
-      };
+      const { id, tag, text, column } = read.value;
+      const location = locate(this.sd.doc, i, column);
+      last = tag === undefined ? { id, text, location } : { id, text, tag, location };
       model.requirements.push(last);
     }
   }
@@ -335,7 +336,9 @@ class Reader {
   stories(model: RequirementModel): void {
     const { lines, hidden, visible } = this.sd.doc;
     for (let i = 0; i < lines.length; i++) {
-      if (hidden[i] || !/^#{3,4}[ \t]/.test(visible[i]!)) continue;
+      // Most lines are no heading: one character says so before any regex runs.
+      if (hidden[i] || visible[i]!.charCodeAt(0) !== HASH || !STORY_LEVEL.test(visible[i]!))
+        continue;
       const story = storyHeading(atxText(visible[i]!));
       if (story) model.stories.push({ ...story, location: locate(this.sd.doc, i) });
     }

@@ -17,6 +17,11 @@ const TASK =
   /^(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/is;
 const TAG = /\[(P|US(\d+)|Story[ \t]*(\d+))\]/gi;
 const PHASE = /^phase\b/i;
+const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
+const TASK_ID = /^T\d{3,}[a-z]?$/;
+/** A wrapped description line: indented and not blank. */
+const WRAPPED = /^[ \t]+\S/;
+const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
 
 /** Words that say a task takes a path away: the path may rightly be gone at head. */
 const REMOVES =
@@ -31,7 +36,7 @@ export function readTasks(sd: SpecDoc): TaskList {
     if (doc.hidden[i]) continue;
     const line = doc.visible[i]!;
     if (line.startsWith("#")) {
-      const level = /^(#{1,6})(?:[ \t]|$)/.exec(line)?.[1]?.length;
+      const level = HEADING_LEVEL.exec(line)?.[1]?.length;
       if (level === 2) inPhase = PHASE.test(atxText(line));
       continue;
     }
@@ -52,7 +57,7 @@ export function readTasks(sd: SpecDoc): TaskList {
     if (!STARTS_WITH_ID.test(body)) continue;
     const m = TASK.exec(body);
     const at = locate(doc, i, box[0].length + 1);
-    if (!m || !/^T\d{3,}[a-z]?$/.test(m[1]!)) {
+    if (!m || !TASK_ID.test(m[1]!)) {
       if (!problems.full("task-syntax", at)) {
         problems.push(
           problem(
@@ -70,7 +75,9 @@ export function readTasks(sd: SpecDoc): TaskList {
     const id = m[1]!;
     let parallel = false;
     let story: number | undefined;
-    for (const tag of m[2]!.matchAll(TAG)) {
+    // exec over the one module-level regex: `matchAll` would copy it for every task.
+    TAG.lastIndex = 0;
+    for (let tag = TAG.exec(m[2]!); tag; tag = TAG.exec(m[2]!)) {
       if (tag[1]!.toUpperCase() === "P") parallel = true;
       else story = Number(tag[2] ?? tag[3]);
     }
@@ -81,21 +88,22 @@ export function readTasks(sd: SpecDoc): TaskList {
     while (
       k < doc.lines.length &&
       !doc.hidden[k] &&
-      /^[ \t]+\S/.test(doc.visible[k]!) &&
-      !/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/.test(doc.visible[k]!)
+      WRAPPED.test(doc.visible[k]!) &&
+      !NEXT_ITEM.test(doc.visible[k]!)
     ) {
       text += ` ${doc.visible[k]!.trim()}`;
       extra.push({ index: k, text: doc.visible[k]! });
       k++;
     }
     const first = seen.get(id);
-    if (first !== undefined) {
+    // Past the cap the problem is only counted, never built (a file of one repeated id).
+    if (first !== undefined && !problems.full("duplicate-id", at)) {
       problems.push(
         problem("duplicate-id", at, `task ${id} is already defined on line ${first + 1}`, {
           hint: "give every task its own id; tasks reference each other by id",
         }),
       );
-    } else seen.set(id, i);
+    } else if (first === undefined) seen.set(id, i);
     // Each path once, at its first mention: a phantom is the task's, not each word's.
     const paths: SpecReference[] = [];
     const named = new Set<string>();
@@ -106,16 +114,13 @@ export function readTasks(sd: SpecDoc): TaskList {
         paths.push({ id: p.path, location: locate(doc, e.index, p.column) });
       }
     }
-    tasks.push({
-      id,
-      done: box[1] !== " ",
-      parallel,
-      ...(story !== undefined && { story }),
-      text,
-      paths,
-      removes: REMOVES.test(text),
-      location: at,
-    });
+    const done = box[1] !== " ";
+    const removes = REMOVES.test(text);
+    tasks.push(
+      story === undefined
+        ? { id, done, parallel, text, paths, removes, location: at }
+        : { id, done, parallel, story, text, paths, removes, location: at },
+    );
     box = null;
   }
   return { path: doc.path, tasks };
@@ -133,6 +138,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
   TOKEN_CHAR[c.charCodeAt(0)] = 1;
 const isTokenChar = (code: number) => code < 128 && TOKEN_CHAR[code] === 1;
 const DOT = 46;
+const SLASH = 47;
 
 /**
  * Repository paths a description names: tokens with a `/` ending in a known
@@ -155,7 +161,12 @@ export function pathsIn(text: string): { path: string; column: number }[] {
       continue;
     }
     const at = i;
-    while (i < n && isTokenChar(text.charCodeAt(i))) i++;
+    let slash = false;
+    for (let c = text.charCodeAt(i); i < n && isTokenChar(c); c = text.charCodeAt(++i)) {
+      if (c === SLASH) slash = true;
+    }
+    // A path has a `/` after any leading one, so a run with none is no path: not even sliced.
+    if (!slash) continue;
     const before = text[at - 1];
     const after = text[i];
     // Part of a URL, a placeholder or a glob: not a path of this repository.
