@@ -39,7 +39,10 @@ try {
     ["1,000 seed-layout specs (spec.md)", seed],
     ["1,000 spec-kit specs (spec.md + tasks.md)", kit],
   ]) {
-    rows.push({ name, ...(await measure(["validate", "--root", dir], { expectExit: 0, runs: 5 })) });
+    rows.push({
+      name,
+      ...(await measure(["validate", "--root", dir], { expectExit: 0, runs: 5 })),
+    });
   }
   report("validate (requirement specs)", rows, { wallMs: 1000, rssMb: 200 });
 } finally {

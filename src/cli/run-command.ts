@@ -18,8 +18,7 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
-import { type ScopeReason, withScope } from "../scope-reason.js";
-import { gateConclusion } from "../verdict.js";
+import { withScope } from "../scope-reason.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity } from "./base.js";
