@@ -47,9 +47,10 @@ describe("run --shard", () => {
       expect(r.stderr).toContain(`--shard '${bad}'`);
       expect(r.stderr).toContain("1 ≤ i ≤ n ≤ 256");
     }
-    const base = await runCli(["run", ...RUN, "--shard", "1/2", "--base", "HEAD"], root);
+    // A shard's --base is its requirement proof's: one that cannot be read is a usage error.
+    const base = await runCli(["run", ...RUN, "--shard", "1/2", "--base", "no-such-rev"], root);
     expect(base.code).toBe(2);
-    expect(base.stderr).toContain("--base is the merge's");
+    expect(base.stderr).toContain("--base no-such-rev");
   });
 
   it("runs only its share, prints the report with its shard block, and exits 0 on blocking results", async () => {

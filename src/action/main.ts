@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
 import { blockModified } from "../committed.js";
-import { kindOf } from "../formats/kinds.js";
 import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
@@ -8,6 +7,7 @@ import { loadContracts } from "../load.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
+import { isRequirementSpec } from "../shard/proof.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
@@ -86,7 +86,18 @@ export async function runAction({
     if (settings.shard) {
       const sharded = { ...settings, shard: settings.shard };
       await stage("shard", () =>
-        runShard({ io, env, runner, settings: sharded, gated, scope, git, sandboxHost, protect }),
+        runShard({
+          io,
+          env,
+          runner,
+          settings: sharded,
+          gated,
+          scope,
+          git,
+          sandboxHost,
+          protect,
+          prover,
+        }),
       );
       return;
     }
@@ -118,7 +129,8 @@ export async function runAction({
     );
     // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
     // The merge job loads only the requirement specs, whose proof findings (read from the
-    // PR's diff, like the base comparison) it adds; the legs' reports carry every result.
+    // PR's diff, like the base comparison) it adds; the legs' reports carry every result,
+    // the specs' test runs included (src/shard/proof.ts checks they proved against this base).
     // A spec's named paths are judged at that commit too (`commitPaths`), not on disk.
     const loaded = await stage("load", async () =>
       loadContracts(
@@ -144,7 +156,7 @@ export async function runAction({
         sandbox,
         sandboxHost,
         protect,
-        // The merge job runs no test: its sandbox never started, and the legs ran the checks.
+        // The merge job runs no test: the legs ran the checks and their specs' mapped tests.
         ...(merging !== undefined ? { prover: DEFAULT_TEST_PROVER } : prover && { prover }),
       }),
     );
@@ -163,16 +175,33 @@ export async function runAction({
         }),
       );
     };
-    // The merge job: the legs' reports in place of the checks, then published as any run.
-    const run =
+    // The merge job: the legs' reports (their specs' test runs too) in place of the checks.
+    const merged =
       merging === undefined
-        ? await checks()
+        ? undefined
         : await stage("merge", () =>
-            mergeShards({ io, env, dir: merging, workspace: runner.workspace, scope, gated }),
+            mergeShards({
+              io,
+              env,
+              dir: merging,
+              workspace: runner.workspace,
+              scope,
+              gated,
+              proof: proof.specs,
+            }),
           );
+    const run = merged ?? (await checks());
     const checkRun = await creating;
     const report = await stage("report", () =>
-      reportRun({ io, runner, settings, scope, integrity, run, proof: proof.specs }),
+      reportRun({
+        io,
+        runner,
+        settings,
+        scope,
+        integrity,
+        run,
+        proof: merged?.proof ?? proof.specs,
+      }),
     );
     await stage("publish", () =>
       publish({ api, io, settings, gated, scope, run, report, checkRun, stops }),
@@ -188,10 +217,4 @@ export async function runAction({
       () => {},
     );
   }
-}
-
-/** The kinds whose requirement proof reads the PR's diff (docs/proof.md). */
-function isRequirementSpec(path: string): boolean {
-  const kind = kindOf(path);
-  return kind === "spec" || kind === "speckit-spec" || kind === "speckit-tasks";
 }

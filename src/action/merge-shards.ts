@@ -1,8 +1,10 @@
 import { relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { VERSION } from "../cli/version.js";
+import type { SpecProof } from "../proof/types.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { mergeShardReports } from "../shard/merge.js";
+import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
@@ -25,7 +27,9 @@ export async function mergeShards(args: {
   workspace: string | undefined;
   scope: Scope;
   gated: Gated;
-}): Promise<ChecksRun> {
+  /** The merge's own requirement proof (the diff readings); the legs' test runs join it. */
+  proof: readonly SpecProof[];
+}): Promise<ChecksRun & { proof: SpecProof[] }> {
   const { io, env, dir, workspace, scope, gated } = args;
   const label =
     workspace && !relative(workspace, dir).startsWith("..") ? relative(workspace, dir) || "." : dir;
@@ -56,10 +60,11 @@ export async function mergeShards(args: {
   io.info(
     `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards from ${label} in ${Math.round(performance.now() - start)} ms${merged.failures ? `; ${merged.failures} failing shard row${merged.failures === 1 ? "" : "s"}` : ""}`,
   );
-  const result = { summary: summariseRun(merged.outcomes), contracts: merged.outcomes };
-  if (merged.sandbox === undefined) return { result };
+  const { outcomes, proof } = withShardProofs(merged, read.found, args.proof);
+  const result = { summary: summariseRun(outcomes), contracts: outcomes };
+  if (merged.sandbox === undefined) return { result, proof };
   const sandboxText = describeSandbox(merged.sandbox);
   io.info(sandboxText.line);
   if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
-  return { result, sandbox: merged.sandbox, sandboxText };
+  return { result, sandbox: merged.sandbox, sandboxText, proof };
 }

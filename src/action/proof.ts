@@ -16,32 +16,56 @@ import type { ActionSettings } from "./inputs.js";
 import { StopRun } from "./io.js";
 import { commandPolicy } from "./trust.js";
 
-/**
- * Stage 5b: the requirement proof (src/proof/) of the loaded contracts
- * against the merge base the base comparison used, the head read from the
- * gated commit; its findings join the base comparison, looking up an
- * approval when they bring the first blocking one. Without a PR base
- * (push, merge queue) there is no diff to read. The test prover gets the
- * sandbox and the trust policy every check gets. Throws StopRun when the
- * diff cannot be read: fail closed.
- */
-export async function proveStage(args: {
-  api: GitHubApi;
+/** What the requirement proof of some contracts needs: the stage's arguments without the base comparison. */
+export interface ProveArgs {
   git: Git;
   env: NodeJS.ProcessEnv;
   settings: ActionSettings;
   gated: Gated;
   scope: Scope;
-  integrity: IntegrityReport;
+  /** The merge base the diff is read against; undefined without a PR base (nothing read). */
+  base: string | undefined;
   contracts: readonly Contract[];
   sandbox: Promise<Sandbox> | undefined;
   prover?: TestProver;
   /** How to start the sandbox host, and the action's own files: each proof run gets a sandbox of its own. */
   sandboxHost?: readonly string[] | undefined;
   protect?: readonly string[] | undefined;
-}): Promise<{ proof: ProofResult; integrity: IntegrityReport }> {
-  const { git, settings, gated, scope, integrity } = args;
-  const base = integrity.applies ? integrity.base : undefined;
+}
+
+/**
+ * Stage 5b: the requirement proof (src/proof/) of the loaded contracts
+ * against the merge base the base comparison used, the head read from the
+ * gated commit; its findings join the base comparison, looking up an
+ * approval when they bring the first blocking one. Without a PR base
+ * (push, merge queue) there is no diff to read. Throws StopRun when the
+ * diff cannot be read: fail closed.
+ */
+export async function proveStage(
+  args: Omit<ProveArgs, "base"> & { api: GitHubApi; integrity: IntegrityReport },
+): Promise<{ proof: ProofResult; integrity: IntegrityReport }> {
+  const { integrity, gated } = args;
+  const proof = await proveContracts({
+    ...args,
+    base: integrity.applies ? integrity.base : undefined,
+  });
+  const target = gated.target;
+  const lookup =
+    target.kind === "pull-request"
+      ? () => findApproval(args.api, { number: target.number }, gated.headSha)
+      : undefined;
+  return { proof, integrity: await withProofFindings(integrity, proof.findings, lookup) };
+}
+
+/**
+ * The requirement proof alone (what a shard leg runs for its contracts, the
+ * base comparison being the merge's): the tamper and guardrail readings of
+ * the diff and the mapped tests, run by the test prover with the sandbox and
+ * the trust policy every check gets. Throws StopRun when the diff cannot be
+ * read: fail closed.
+ */
+export async function proveContracts(args: ProveArgs): Promise<ProofResult> {
+  const { git, settings, gated, scope, base } = args;
   const local = (p: string) =>
     scope.prefix === ""
       ? p
@@ -57,7 +81,7 @@ export async function proveStage(args: {
   });
   const sandbox = args.sandbox && (await args.sandbox);
   try {
-    const proof = await proveRequirements({
+    return await proveRequirements({
       contracts: args.contracts,
       ...(base !== undefined && {
         diff: {
@@ -96,12 +120,6 @@ export async function proveStage(args: {
         }),
       },
     });
-    const target = gated.target;
-    const lookup =
-      target.kind === "pull-request"
-        ? () => findApproval(args.api, { number: target.number }, gated.headSha)
-        : undefined;
-    return { proof, integrity: await withProofFindings(integrity, proof.findings, lookup) };
   } catch (e) {
     if (!(e instanceof GitReadError)) throw e;
     throw new StopRun(`contract-gate: the requirement proof could not read the diff: ${e.message}`);

@@ -5,8 +5,9 @@ import { VERSION } from "../cli/version.js";
 import { blockModified } from "../committed.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { commitPaths } from "../fs/repo-paths.js";
-import type { Git } from "../git/index.js";
+import { type Git, GitReadError } from "../git/index.js";
 import { loadContracts } from "../load.js";
+import type { TestProver } from "../proof/prover.js";
 import { plain } from "../report/paint.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
@@ -17,13 +18,16 @@ import type { RunnerEnv } from "./event.js";
 import type { Gated } from "./head.js";
 import type { ActionSettings } from "./inputs.js";
 import { type ActionIO, StopRun } from "./io.js";
+import { proveContracts } from "./proof.js";
 import { runChecks, startSandbox } from "./run-checks.js";
 
 /**
  * One leg of a job matrix (`shard: i/n`, docs/sharding.md): its share of the
- * scope (the split every leg computes alike), run like any run, written as
- * its report for the merge job. No check run, no comment, no base comparison:
- * the merge does those once. Blocking results do not fail the step (the
+ * scope (the split every leg computes alike), run like any run — its
+ * requirement specs' mapped tests proved against the PR's merge base, as an
+ * unsharded run proves them — written as its report for the merge job. No
+ * check run, no comment, no base comparison: the merge does those once, and
+ * checks every leg proved against its own merge base. Blocking results do not fail the step (the
  * upload after it must run; the merge decides); a report that cannot be
  * written does.
  */
@@ -37,6 +41,7 @@ export async function runShard(args: {
   git: Git;
   sandboxHost: readonly string[] | undefined;
   protect: readonly string[] | undefined;
+  prover?: TestProver | undefined;
 }): Promise<void> {
   const { io, env, runner, settings, gated, scope, git, sandboxHost, protect } = args;
   const { shard } = settings;
@@ -54,7 +59,29 @@ export async function runShard(args: {
   );
   const sandbox =
     contracts.length > 0 ? startSandbox({ env, settings, sandboxHost, protect }) : undefined;
-  const run = await runChecks({ io, env, settings, target: gated.target, contracts, sandbox });
+  // Awaited after the merge base is read: a rejection meanwhile must not end the process unhandled.
+  sandbox?.catch(() => {});
+  const proof = await proveContracts({
+    git,
+    env,
+    settings,
+    gated,
+    scope,
+    base: await mergeBaseOf(git, gated),
+    contracts,
+    sandbox,
+    sandboxHost,
+    protect,
+    ...(args.prover && { prover: args.prover }),
+  });
+  const run = await runChecks({
+    io,
+    env,
+    settings,
+    target: gated.target,
+    contracts: proof.contracts,
+    sandbox,
+  });
   const { summary, contracts: outcomes } = run.result;
   io.untrusted(renderTerminal(summary, outcomes, plain));
 
@@ -73,6 +100,7 @@ export async function runShard(args: {
       path,
       runReportJsonChunks(summary, outcomes, {
         ...(run.sandbox && { sandbox: run.sandbox }),
+        proof: proof.specs,
         shard: block,
       }),
     );
@@ -86,4 +114,23 @@ export async function runShard(args: {
   io.setOutput("report", path);
   io.setOutput("conclusion", summary.conclusion);
   io.setOutput("contracts", summary.counts.contracts);
+}
+
+/**
+ * The merge base the unsharded run's base comparison would use (the PR's
+ * base and the gated head), for the proof; none without a PR. Fails the leg
+ * when it cannot be read: its shard is then missing, never proved against
+ * nothing.
+ */
+async function mergeBaseOf(git: Git, gated: Gated): Promise<string | undefined> {
+  const target = gated.target;
+  if (target.kind !== "pull-request") return undefined;
+  try {
+    return await git.mergeBase(target.baseSha!, gated.headSha);
+  } catch (e) {
+    if (!(e instanceof GitReadError)) throw e;
+    throw new StopRun(
+      `contract-gate: the requirement proof could not find the merge base: ${e.message}`,
+    );
+  }
 }

@@ -44,3 +44,21 @@ export async function cliIntegrity(
     throw e;
   }
 }
+
+/**
+ * `run --shard i/n --base <rev>`: the merge base alone, which the leg's
+ * requirement proof runs against (the contracts are compared with it by
+ * the merge, docs/sharding.md); a usage error when it cannot be read.
+ */
+export async function cliProofBase(
+  root: string,
+  rev: string | undefined,
+): Promise<IntegrityReport | undefined> {
+  if (rev === undefined) return undefined;
+  try {
+    return { applies: true, base: await openGit(root).mergeBase(rev, "HEAD"), findings: [] };
+  } catch (e) {
+    if (e instanceof GitReadError) throw new UsageError(`--base ${rev}: ${e.message}`);
+    throw e;
+  }
+}

@@ -107,7 +107,8 @@ ${DISCOVERY}
   --shard I/N               run only shard I of N (1 ≤ I ≤ N ≤ 256) of the contracts in scope,
                             whole contracts balanced by their checks; the report gets a shard
                             block, the exit code is 0 unless the run itself fails (the merge
-                            decides); no --base (docs/sharding.md)
+                            decides); --base is then the requirement proof's base only: the
+                            merge compares the contracts (docs/sharding.md)
   --report-file PATH        also write the JSON report to PATH (atomically); with --shard and a
                             directory, as PATH/contract-gate-shard-I-of-N.json
 
@@ -124,15 +125,20 @@ Merge the reports 'run --shard I/N --report-file DIR' wrote (in DIR or one level
 down) into one run. The scope is recomputed from this checkout: every shard
 1..N must be there, of the same commit, gate version, workflow run and scope,
 its contracts exactly the scope, each in one shard (of several reports for one
-shard, the newest run attempt wins). Anything else is a failing row naming
-the file, never a green merge (docs/sharding.md).
+shard, the newest run attempt wins), each requirement spec proved against
+this merge's base. Anything else is a failing row naming the file, never a
+green merge (docs/sharding.md).
 
 Options:
   --root DIR                repository root (default: the git top-level of the current directory)
   --contracts GLOB          the discovery the shards used (repeatable)
   --changed-since REF       the --changed-since the shards used
   --base REV                compare the changed contracts with the merge base of REV and HEAD
-                            (done here, not in the shards; see docs/integrity.md)
+                            (done here, not in the shards; see docs/integrity.md); every
+                            shard must have proved its specs against the same base
+  --requirement-proof MODE  the shards' requirement-proof (on by default; must agree)
+  --test-tamper             with --base: read the test diff for tampering, as in run
+  --test-files GLOB         the shards' test-file globs (repeatable)
   --json                    print the merged report (schemaVersion 1)
   --markdown                print the merged report as GitHub-flavoured markdown
   --markdown-budget N       markdown size limit in characters and bytes (default 65535)

@@ -1,7 +1,11 @@
 import { resolve } from "node:path";
 import { UsageError } from "../discover.js";
+import { loadContracts } from "../load.js";
+import { credentialFreeEnv } from "../process/env.js";
+import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { mergeShardReports } from "../shard/merge.js";
+import { isRequirementSpec, withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
@@ -10,6 +14,7 @@ import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
+import { proofFlags } from "./run-command.js";
 import { headCommit } from "./shard.js";
 import { findRoot, scopePaths } from "./shared.js";
 import { VERSION } from "./version.js";
@@ -19,6 +24,9 @@ const OPTIONS = {
   contracts: { type: "string", multiple: true },
   "changed-since": { type: "string" },
   base: { type: "string" },
+  "requirement-proof": { type: "string" },
+  "test-tamper": { type: "boolean" },
+  "test-files": { type: "string", multiple: true },
   json: { type: "boolean" },
   markdown: { type: "boolean" },
   "markdown-budget": { type: "string" },
@@ -57,7 +65,16 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   // The shards' scope, recomputed here: a shard that saw another scope is caught by its digest.
   const scope = await scopePaths(root, [], values.contracts, values["changed-since"], io);
   const headSha = await headCommit(root, "merge");
-  const integrity = await cliIntegrity(root, values.base, values.contracts);
+  const proofOptions = proofFlags(values);
+  // The merge reads the diff itself (tamper, guardrails), as an unsharded run's proof does;
+  // the legs' test runs of their specs join it (withShardProofs).
+  const { proof, integrity } = await cliProof({
+    root,
+    integrity: await cliIntegrity(root, values.base, values.contracts),
+    contracts: await loadContracts(root, scope.filter(isRequirementSpec)),
+    options: proofOptions,
+    env: credentialFreeEnv(io.env),
+  });
 
   const got = await reading;
   if ("error" in got) {
@@ -78,14 +95,16 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   io.stderr(
     `contract-gate: merged ${merged.used.length} of ${merged.total ?? "?"} shards${merged.failures ? `; ${merged.failures} shard problem${merged.failures === 1 ? "" : "s"}` : ""}\n`,
   );
+  const proved = withShardProofs(merged, read.found, proof.specs);
   const conclusion = await printRun(
     io,
     { json: values.json === true, markdown: values.markdown === true, budget },
     {
-      summary: summariseRun(merged.outcomes),
-      outcomes: merged.outcomes,
+      summary: summariseRun(proved.outcomes),
+      outcomes: proved.outcomes,
       integrity,
       sandbox: merged.sandbox,
+      proof: proved.proof,
     },
   );
   return conclusion === "failure" ? EXIT.failed : EXIT.ok;

@@ -21,7 +21,7 @@ import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
 import { withScope } from "../scope-reason.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
-import { cliIntegrity } from "./base.js";
+import { cliIntegrity, cliProofBase } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
@@ -148,8 +148,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const reasons = scoped.reasons;
 
   // A leg of a matrix runs its share of the whole scope; the merge compares with the base.
-  if (values.shard !== undefined && values.base !== undefined)
-    throw new UsageError("--base is the merge's: a shard does not compare with the base");
+  // With --base a leg proves its specs' mapped tests against it, as an unsharded run does.
   const sharded =
     values.shard !== undefined ? await shardOfScope(root, contracts, values.shard, io) : undefined;
   if (sharded) contracts = sharded.contracts;
@@ -157,7 +156,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   contracts = await committedOnly(root, contracts, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
-  const baseReport = await cliIntegrity(root, values.base, values.contracts);
+  const baseReport = sharded
+    ? await cliProofBase(root, values.base)
+    : await cliIntegrity(root, values.base, values.contracts);
 
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
   const sandboxOptions = {
@@ -201,7 +202,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     sandbox.close();
   }
   progress?.clear();
-  const integrity = proved.integrity;
+  // A shard's base is the proof's alone: the merge compares the contracts with it.
+  const integrity = sharded ? undefined : proved.integrity;
   const proof = proved.proof.specs;
   if (io.signal?.aborted) {
     io.stderr("contract-gate: interrupted; every running check was killed\n");
@@ -250,7 +252,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 /** `--requirement-proof`, `--test-tamper`, `--test-command`, `--test-files`, `--test-timeout-seconds`. */
-function proofFlags(values: {
+export function proofFlags(values: {
   base?: string | undefined;
   "requirement-proof"?: string | undefined;
   "test-tamper"?: boolean | undefined;

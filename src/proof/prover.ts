@@ -67,7 +67,7 @@ export interface TestProver {
  * The prover that runs no test: every mapped requirement stays awaiting
  * proof (never green, not blocking) and every surface says no test run
  * reported on it. The merge job of a sharded run uses it (its legs ran the
- * checks); the action and the CLI otherwise inject `proof/run/`'s.
+ * checks and the mapped tests); the action and the CLI otherwise inject `proof/run/`'s.
  */
 export const DEFAULT_TEST_PROVER: TestProver = {
   prove: async () => new Map(),

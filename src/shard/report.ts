@@ -20,7 +20,11 @@ export type ShardReportJson = z.infer<typeof ShardReportSchema>;
  * are kept only as the engine's outcomes, so a merge of 30,000 criteria does
  * not hold every report twice (validated JSON and outcomes) at its peak.
  */
-export type ShardReport = Omit<ShardReportJson, "contracts"> & { outcomes: ContractOutcome[] };
+export type ShardReport = Omit<ShardReportJson, "contracts"> & {
+  outcomes: ContractOutcome[];
+  /** Each requirement spec's proof as the leg ran it, by contract path (src/shard/proof.ts checks it). */
+  proofs: ReadonlyMap<string, NonNullable<ContractJson["proof"]>>;
+};
 
 let compiledSchema: typeof ShardReportSchema | undefined;
 
@@ -93,7 +97,9 @@ export function parseShardReport(name: string, bytes: Uint8Array): ShardReportRe
     };
   }
   const { contracts, ...head } = parsed.data;
-  return { ok: true, report: { ...head, outcomes: outcomesOf(contracts) } };
+  const proofs = new Map<string, NonNullable<ContractJson["proof"]>>();
+  for (const c of contracts) if (c.proof !== undefined) proofs.set(c.path, c.proof);
+  return { ok: true, report: { ...head, outcomes: outcomesOf(contracts), proofs } };
 }
 
 /**

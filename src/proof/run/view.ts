@@ -171,7 +171,7 @@ export async function buildViews(opts: {
 
 /**
  * The merge-base versions of `paths`: one `ls-tree -r` (modes and objects,
- * no sizes: a size costs a read of every object) and one `cat-file --batch`.
+ * no sizes: a size costs a read of every object) and one `cat-file --batch --buffer`.
  * Hardened git (src/git/run.ts), like every git command the gate runs.
  */
 async function readBase(
@@ -199,9 +199,10 @@ async function readBase(
   }
   // Missing at the base (a change the diff reports but the merge base does not hold): left out.
   if (blobs.length === 0) return out;
+  // --buffer: one write per pipe-full, not a flush (and a wake-up of the gate) per object.
   const all = await runGit(
     checkout,
-    ["cat-file", "--batch"],
+    ["cat-file", "--batch", "--buffer"],
     blobs.map((b) => `${b.object}\n`).join(""),
   );
   let at = 0;
