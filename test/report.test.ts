@@ -98,6 +98,9 @@ describe("run reports", () => {
       const chunks = [...runReportJsonChunks(s, list, extras)];
       expect(chunks.join("")).toBe(`${JSON.stringify(runReportJson(s, list, extras), null, 2)}\n`);
       if (list.length > 0) expect(chunks).toHaveLength(list.length + 2);
+      // A shard's file: the same report on one line.
+      const compact = [...runReportJsonChunks(s, list, extras, { compact: true })].join("");
+      expect(compact).toBe(`${JSON.stringify(runReportJson(s, list, extras))}\n`);
     }
   });
 });

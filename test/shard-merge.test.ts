@@ -131,7 +131,8 @@ describe("parseShardReport", () => {
       expect(read.ok).toBe(runtime.success);
       if (read.ok && runtime.success) {
         const { contracts, ...head } = runtime.data;
-        expect(read.report).toStrictEqual({ ...head, outcomes: outcomesOf(contracts) });
+        const proofs = new Map(contracts.flatMap((c) => (c.proof ? [[c.path, c.proof]] : [])));
+        expect(read.report).toStrictEqual({ ...head, outcomes: outcomesOf(contracts), proofs });
       }
       if (!read.ok && !runtime.success) {
         const issue = runtime.error.issues[0]!;

@@ -98,11 +98,17 @@ export async function runShard(args: {
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(
       path,
-      runReportJsonChunks(summary, outcomes, {
-        ...(run.sandbox && { sandbox: run.sandbox }),
-        proof: proof.specs,
-        shard: block,
-      }),
+      runReportJsonChunks(
+        summary,
+        outcomes,
+        {
+          ...(run.sandbox && { sandbox: run.sandbox }),
+          proof: proof.specs,
+          shard: block,
+        },
+        // Data for the merge job, not for reading: one line (docs/sharding.md, "Cost").
+        { compact: true },
+      ),
     );
   } catch (e) {
     throw new StopRun(

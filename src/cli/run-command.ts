@@ -237,7 +237,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     const written = await writeReportFile(
       values["report-file"],
       sharded?.block,
-      runReportJsonChunks(result.summary, outcomes, extras),
+      // A shard's file is data for the merge, on one line; any other is for reading.
+      runReportJsonChunks(result.summary, outcomes, extras, { compact: sharded !== undefined }),
     );
     io.stderr(`contract-gate: report written to ${written}\n`);
   }
