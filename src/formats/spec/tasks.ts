@@ -83,7 +83,15 @@ export function readTasks(sd: SpecDoc): TaskList {
     }
     // Wrapped lines: indented, non-blank, not a new list item.
     let text = m[3]!.trim();
-    const extra: { index: number; text: string }[] = [{ index: i, text: line }];
+    // Each path once, at its first mention: a phantom is the task's, not each word's.
+    const paths: SpecReference[] = [];
+    const named = new Set<string>();
+    const name = (index: number) => (path: string, column: number) => {
+      if (named.has(path)) return;
+      named.add(path);
+      paths.push({ id: path, location: locate(doc, index, column) });
+    };
+    scanPaths(line, name(i));
     let k = i + 1;
     while (
       k < doc.lines.length &&
@@ -92,7 +100,7 @@ export function readTasks(sd: SpecDoc): TaskList {
       !NEXT_ITEM.test(doc.visible[k]!)
     ) {
       text += ` ${doc.visible[k]!.trim()}`;
-      extra.push({ index: k, text: doc.visible[k]! });
+      scanPaths(doc.visible[k]!, name(k));
       k++;
     }
     const first = seen.get(id);
@@ -104,16 +112,6 @@ export function readTasks(sd: SpecDoc): TaskList {
         }),
       );
     } else if (first === undefined) seen.set(id, i);
-    // Each path once, at its first mention: a phantom is the task's, not each word's.
-    const paths: SpecReference[] = [];
-    const named = new Set<string>();
-    for (const e of extra) {
-      for (const p of pathsIn(e.text)) {
-        if (named.has(p.path)) continue;
-        named.add(p.path);
-        paths.push({ id: p.path, location: locate(doc, e.index, p.column) });
-      }
-    }
     const done = box[1] !== " ";
     const removes = REMOVES.test(text);
     tasks.push(
@@ -149,8 +147,18 @@ const SLASH = 47;
  * identifiers (`URL.revokeObjectURL`), version numbers.
  */
 export function pathsIn(text: string): { path: string; column: number }[] {
-  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return [];
   const out: { path: string; column: number }[] = [];
+  scanPaths(text, (path, column) => out.push({ path, column }));
+  return out;
+}
+
+/**
+ * `pathsIn` as a visit of each path and its 1-based column, so a task list
+ * keeps only the paths it has not named yet: a 1 MiB line naming one path
+ * over and over builds one reference, not a list of every mention.
+ */
+function scanPaths(text: string, visit: (path: string, column: number) => void): void {
+  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return;
   // One scan over maximal runs of token characters; a task list the PR author
   // writes may hold a 1 MiB line of them, so no regex or copy per token but one.
   const n = text.length;
@@ -193,7 +201,6 @@ export function pathsIn(text: string): { path: string; column: number }[] {
       dot > 0
         ? EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
         : last === "Dockerfile" || last === "Makefile";
-    if (known) out.push({ path: token, column: at + 1 });
+    if (known) visit(token, at + 1);
   }
-  return out;
 }
