@@ -77,7 +77,7 @@ export function readTasks(sd: SpecDoc): TaskList {
     let story: number | undefined;
     // exec over the one module-level regex: `matchAll` would copy it for every task.
     TAG.lastIndex = 0;
-    for (let tag = TAG.exec(m[2]!); tag; tag = TAG.exec(m[2]!)) {
+    for (let tag = m[2] === "" ? null : TAG.exec(m[2]!); tag; tag = TAG.exec(m[2]!)) {
       if (tag[1]!.toUpperCase() === "P") parallel = true;
       else story = Number(tag[2] ?? tag[3]);
     }
@@ -85,13 +85,18 @@ export function readTasks(sd: SpecDoc): TaskList {
     let text = m[3]!.trim();
     // Each path once, at its first mention: a phantom is the task's, not each word's.
     const paths: SpecReference[] = [];
-    const named = new Set<string>();
-    const name = (index: number) => (path: string, column: number) => {
-      if (named.has(path)) return;
-      named.add(path);
+    // A task names a few paths: a Set only once it names many.
+    let named: Set<string> | undefined;
+    let index = i;
+    const name = (path: string, column: number) => {
+      if (named === undefined) {
+        for (const p of paths) if (p.id === path) return;
+        if (paths.length >= 8) named = new Set(paths.map((p) => p.id));
+      } else if (named.has(path)) return;
+      named?.add(path);
       paths.push({ id: path, location: locate(doc, index, column) });
     };
-    scanPaths(line, name(i));
+    scanPaths(line, name);
     let k = i + 1;
     while (
       k < doc.lines.length &&
@@ -100,7 +105,8 @@ export function readTasks(sd: SpecDoc): TaskList {
       !NEXT_ITEM.test(doc.visible[k]!)
     ) {
       text += ` ${doc.visible[k]!.trim()}`;
-      scanPaths(doc.visible[k]!, name(k));
+      index = k;
+      scanPaths(doc.visible[k]!, name);
       k++;
     }
     const first = seen.get(id);
