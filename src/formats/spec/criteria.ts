@@ -46,11 +46,15 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
   }
 
   const mapped = new Map<string, MapEntry>();
-  for (const e of model.map?.entries ?? []) {
+  // Indexed loops: a 1 MiB spec holds tens of thousands of requirements.
+  const entries = model.map?.entries ?? [];
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
     if (!mapped.has(e.requirement.id)) mapped.set(e.requirement.id, e);
   }
   out.push(...verify);
-  for (const r of model.requirements) {
+  for (let k = 0; k < model.requirements.length; k++) {
+    const r = model.requirements[k]!;
     if (r.tag === "REMOVED") continue;
     out.push({
       id: r.id,

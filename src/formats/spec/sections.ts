@@ -79,13 +79,14 @@ export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): Requ
 class Reader {
   constructor(private readonly sd: SpecDoc) {}
 
-  private lines(section: H2Section): number[] {
-    const out: number[] = [];
+  /**
+   * Whether line `i` is shown and not blank: the section readers loop over
+   * line numbers with it rather than over a list of them, since a 1 MiB spec
+   * holds tens of thousands of lines and every object per line counts.
+   */
+  private shown(i: number): boolean {
     const { hidden, visible } = this.sd.doc;
-    for (let i = section.index + 1; i < section.end; i++) {
-      if (!hidden[i] && !isBlank(visible[i]!)) out.push(i);
-    }
-    return out;
+    return !hidden[i] && !isBlank(visible[i]!);
   }
 
   private syntax(i: number, why: string, column = 1, code: ProblemCode = "spec-syntax"): void {
@@ -123,17 +124,22 @@ class Reader {
   }
 
   private refs(i: number, text: string, column: number, valid: RegExp): SpecReference[] {
-    const list = idList(text, valid);
-    if (list.bad !== undefined) {
-      this.syntax(i, `${JSON.stringify(list.bad)} is not an id here`, column);
+    const out: SpecReference[] = [];
+    const { doc } = this.sd;
+    const bad = idList(text, valid, (id, offset) => {
+      out.push({ id, location: locate(doc, i, column + offset) });
+    });
+    if (bad !== undefined) {
+      this.syntax(i, `${JSON.stringify(bad)} is not an id here`, column);
     }
-    return list.ids.map((x) => ({ id: x.id, location: locate(this.sd.doc, i, column + x.offset) }));
+    return out;
   }
 
   requirements(section: H2Section, model: RequirementModel): void {
     const { visible } = this.sd.doc;
     let last: Requirement | undefined;
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = visible[i]!;
       const read = requirementLine(line);
       if (read === undefined || !read.ok) {
@@ -166,7 +172,8 @@ class Reader {
   }
 
   scenarios(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = scenarioLine(line);
       if (read === undefined) {
@@ -188,7 +195,8 @@ class Reader {
   }
 
   acceptance(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = acceptanceLine(line);
       if (read === undefined) {
@@ -212,7 +220,8 @@ class Reader {
   }
 
   verification(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = verificationLine(line);
       if (read === undefined) {
@@ -249,7 +258,8 @@ class Reader {
   map(section: H2Section, model: RequirementModel): void {
     const entries: MapEntry[] = [];
     model.map = { location: locate(this.sd.doc, section.index), entries };
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = mapLine(line);
       if (read === undefined) {
@@ -293,7 +303,8 @@ class Reader {
    */
   bullets(section: H2Section, out: SpecLine[]): void {
     let parent: string | undefined;
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const top = bulletText(line);
       if (top !== undefined) {
@@ -314,7 +325,8 @@ class Reader {
   }
 
   questions(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const text = bulletText(line) ?? /^\d+[.)][ \t]+(.*)$/.exec(line)?.[1];
       if (text === undefined) continue;
@@ -326,7 +338,8 @@ class Reader {
   }
 
   success(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const sc = successLine(this.sd.doc.visible[i]!);
       if (sc) model.successCriteria.push({ ...sc, location: locate(this.sd.doc, i) });
     }
