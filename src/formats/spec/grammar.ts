@@ -14,6 +14,20 @@ const BULLET = /^[-*+][ \t]+/;
 /** A bullet whose text starts like a requirement id, bold or not. */
 const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
 
+// The line patterns are module constants: a regex literal in a function body
+// is a new RegExp object on every call, and these run once per line.
+const SCENARIO_HEAD =
+  /^(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/;
+const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
+const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
+const MANUAL_WORD = /^manual\b/i;
+const MANUAL_ENTRY = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
+const BACKTICKS = /^`+/;
+const PROVES = /^proves[ \t]+/;
+const MAP_HEAD = /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/s;
+const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
+const STORY = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i;
+const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
 export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -79,10 +93,7 @@ export function idList(
 
 /** `Scenario: <name> (FR-001, FR-002)`, a bullet or a subheading or neither. */
 export function scenarioLine(line: string): Parsed<{ name: string; refs: string; refsAt: number }> {
-  const m =
-    /^(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/.exec(
-      line,
-    );
+  const m = SCENARIO_HEAD.exec(line);
   if (!m) return undefined;
   const rest = line.slice(m[0].length).trimEnd();
   const open = rest.lastIndexOf("(");
@@ -104,10 +115,10 @@ export function scenarioLine(line: string): Parsed<{ name: string; refs: string;
 export function acceptanceLine(
   line: string,
 ): Parsed<{ id: string; ticked: boolean; refs?: string; refsAt: number; text: string }> {
-  const head = /^[-*+][ \t]+\[([ xX])\][ \t]+/.exec(line);
+  const head = ACCEPTANCE_BOX.exec(line);
   if (!head) return undefined;
   const body = line.slice(head[0].length);
-  const m = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s.exec(body);
+  const m = ACCEPTANCE_BODY.exec(body);
   if (!m) {
     return {
       ok: false,
@@ -139,8 +150,8 @@ export function verificationLine(
   const body = bulletText(line);
   if (body === undefined) return undefined;
   const column = line.length - body.length;
-  if (/^manual\b/i.test(body)) {
-    const m = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s.exec(body);
+  if (MANUAL_WORD.test(body)) {
+    const m = MANUAL_ENTRY.exec(body);
     if (!m || (m[2] ?? "").trim() === "") {
       return {
         ok: false,
@@ -149,7 +160,7 @@ export function verificationLine(
     }
     return { ok: true, value: { kind: "manual", id: m[1]!, why: m[2]!.trim() } };
   }
-  const run = /^`+/.exec(body)?.[0];
+  const run = BACKTICKS.exec(body)?.[0];
   if (run === undefined) {
     return {
       ok: false,
@@ -168,7 +179,7 @@ export function verificationLine(
     return { ok: true, value: { kind: "command", command, provesAt: 0 } };
   }
   const dash = DASH.exec(rest);
-  const proves = dash && /^proves[ \t]+/.exec(rest.slice(dash[0].length));
+  const proves = dash && PROVES.exec(rest.slice(dash[0].length));
   if (!dash || !proves) {
     return {
       ok: false,
@@ -209,7 +220,7 @@ export function mapLine(line: string):
   | undefined {
   const body = bulletText(line);
   if (body === undefined) return undefined;
-  const m = /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/s.exec(body);
+  const m = MAP_HEAD.exec(body);
   if (!m) {
     return {
       ok: false,
@@ -218,7 +229,7 @@ export function mapLine(line: string):
   }
   const target = m[2]!.trim();
   // Most map lines name a test: one look at the first letter spares the regex.
-  const manual = target.startsWith("manual:") ? /^manual:[ \t]*(.*)$/s.exec(target) : null;
+  const manual = target.startsWith("manual:") ? MANUAL_TARGET.exec(target) : null;
   if (manual) {
     if (manual[1]!.trim() === "")
       return { ok: false, why: "the manual entry does not say how a person checks it" };
@@ -251,16 +262,13 @@ export const READS_AS_STATUS = /^[ \t>*_`#-]*SPEC[ \t]*STATUS\b/i;
 
 /** spec-kit: `### User Story 2 - Title (Priority: P2)` (any dash, priority optional). */
 export function storyHeading(text: string): { n: number; title: string } | undefined {
-  const m = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i.exec(text);
+  const m = STORY.exec(text);
   return m ? { n: Number(m[1]), title: m[2]!.trim() } : undefined;
 }
 
 /** spec-kit: `- **SC-001**: <measurable outcome>`. */
 export function successLine(line: string): { id: string; text: string } | undefined {
   const body = bulletText(line);
-  const m =
-    body === undefined
-      ? null
-      : /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s.exec(body);
+  const m = body === undefined ? null : SUCCESS.exec(body);
   return m ? { id: m[1]!, text: m[2]!.trim() } : undefined;
 }

@@ -28,6 +28,13 @@ import {
 import { openMarkers } from "./markers.js";
 import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
 
+// Module constants: a regex literal in a function body is a new RegExp object per call.
+const WRAPPED = /^[ \t]+\S/;
+const PROVES_ID = /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/;
+const INDENT = /^[ \t]+/;
+const NUMBERED = /^\d+[.)][ \t]+(.*)$/;
+const NONE_OPEN = /^\(?(?:none|n\/a)\b/i;
+const TICKED = /^\[[xX]\]/;
 /** Which `##` sections a layout reads, by upper-case heading prefix. */
 export const SECTIONS = {
   requirements: "REQUIREMENTS",
@@ -106,7 +113,7 @@ class Reader {
    */
   private indented(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
     const line = this.sd.doc.visible[i]!;
-    if (!/^[ \t]/.test(line)) return false;
+    if (line[0] !== " " && line[0] !== "\t") return false;
     const read = parse(line.trimStart());
     if (read === undefined || !read.ok) return false;
     this.syntax(i, `this ${what} is indented, so it reads as part of the item above it`, 1);
@@ -154,7 +161,7 @@ class Reader {
       }
       if (read === undefined) {
         // A wrapped statement continues its requirement; a new bullet or heading ends it.
-        if (last && /^[ \t]+\S/.test(line) && bulletText(line.trimStart()) === undefined) {
+        if (last && WRAPPED.test(line) && bulletText(line.trimStart()) === undefined) {
           last.text += ` ${line.trim()}`;
         } else last = undefined;
         continue;
@@ -245,10 +252,7 @@ class Reader {
           : {
               kind: "command",
               command: v.command,
-              proves:
-                v.proves === undefined
-                  ? []
-                  : this.refs(i, v.proves, v.provesAt, /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/),
+              proves: v.proves === undefined ? [] : this.refs(i, v.proves, v.provesAt, PROVES_ID),
               location: at,
             };
       model.verification.push(entry);
@@ -312,7 +316,7 @@ class Reader {
         out.push({ text: parent, location: locate(this.sd.doc, i) });
         continue;
       }
-      const nested = /^[ \t]+/.exec(line);
+      const nested = INDENT.exec(line);
       const text = nested ? bulletText(line.slice(nested[0].length)) : undefined;
       if (text !== undefined && parent !== undefined) {
         out.push({
@@ -328,11 +332,11 @@ class Reader {
     for (let i = section.index + 1; i < section.end; i++) {
       if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
-      const text = bulletText(line) ?? /^\d+[.)][ \t]+(.*)$/.exec(line)?.[1];
+      const text = bulletText(line) ?? NUMBERED.exec(line)?.[1];
       if (text === undefined) continue;
       const t = text.trim();
       // "None", "(none)", "- [x] answered" are not open.
-      if (/^\(?(?:none|n\/a)\b/i.test(t) || /^\[[xX]\]/.test(t)) continue;
+      if (NONE_OPEN.test(t) || TICKED.test(t)) continue;
       model.openQuestions.push({ text: t, location: locate(this.sd.doc, i) });
     }
   }
