@@ -191,22 +191,40 @@ function scanPaths(text: string, visit: (path: string, column: number) => void):
     // A sentence's full stop is no part of the path (`,;:` end a token already).
     let end = i;
     while (end > at && text.charCodeAt(end - 1) === DOT) end--;
-    let token = text.slice(at, end);
-    if (token.startsWith("@") || token.startsWith("~") || token.startsWith("//")) continue;
+    // Read by index: only a token found to be a path is sliced out.
+    let start = at;
+    const c0 = text[start];
+    if (c0 === "@" || c0 === "~" || text.startsWith("//", start)) continue;
     // `./styles/a.css` is relative to some other file (an import specifier), not the root.
-    if (token.startsWith("./")) continue;
-    if (token.startsWith("/")) token = token.slice(1);
-    if (token === "" || token.includes("..")) continue;
+    if (text.startsWith("./", start)) continue;
+    if (c0 === "/") start++;
+    if (start === end || hasDotDot(text, start, end)) continue;
     // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
     // directory is often listed relative to the one before it (`tests/` with
     // `unit/, fixtures/`): neither is checked.
-    if (!token.includes("/") || token.endsWith("/")) continue;
-    const last = token.slice(token.lastIndexOf("/") + 1);
-    const dot = last.lastIndexOf(".");
+    let slashAt = end - 1;
+    while (slashAt >= start && text.charCodeAt(slashAt) !== SLASH) slashAt--;
+    if (slashAt < start || slashAt === end - 1) continue;
+    const name = slashAt + 1;
+    let dot = end - 1;
+    while (dot > name && text.charCodeAt(dot) !== DOT) dot--;
     const known =
-      dot > 0
-        ? EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
-        : last === "Dockerfile" || last === "Makefile";
-    if (known) visit(token, at + 1);
+      dot > name
+        ? EXTENSIONS.has(text.slice(dot + 1, end).toLowerCase())
+        : isName(text, name, end, "Dockerfile") || isName(text, name, end, "Makefile");
+    if (known) visit(text.slice(start, end), at + 1);
   }
+}
+
+/** Whether `text[start, end)` holds `..`. */
+function hasDotDot(text: string, start: number, end: number): boolean {
+  for (let p = start + 1; p < end; p++) {
+    if (text.charCodeAt(p) === DOT && text.charCodeAt(p - 1) === DOT) return true;
+  }
+  return false;
+}
+
+/** Whether `text[start, end)` is `name`. */
+function isName(text: string, start: number, end: number, name: string): boolean {
+  return end - start === name.length && text.startsWith(name, start);
 }
