@@ -13,8 +13,9 @@ import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
  */
 const CHECKBOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
+/** A task's body from `lastIndex` (sticky): the id, its tags, its description. */
 const TASK =
-  /^(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/is;
+  /(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
 const TAG = /\[(P|US(\d+)|Story[ \t]*(\d+))\]/gi;
 const PHASE = /^phase\b/i;
 const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
@@ -26,6 +27,24 @@ const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
 /** Words that say a task takes a path away: the path may rightly be gone at head. */
 const REMOVES =
   /\b(?:delete[sd]?|remove[sd]?|rename[sd]?|move[sd]?|drop(?:s|ped)?|deprecate[sd]?|retire[sd]?)\b/i;
+
+/**
+ * `CHECKBOX` read by hand, since it runs on every line of a phase: the index
+ * of the `[` of `- [ ] ` (any bullet, any mark of ` xX`, spaces or tabs), or -1.
+ */
+function checkboxAt(line: string): number {
+  const c = line[0];
+  if (c !== "-" && c !== "*" && c !== "+") return -1;
+  let p = 1;
+  while (line[p] === " " || line[p] === "\t") p++;
+  if (p === 1 || line[p] !== "[") return -1;
+  const mark = line[p + 1];
+  if ((mark !== " " && mark !== "x" && mark !== "X") || line[p + 2] !== "]") return -1;
+  const after = line[p + 3];
+  return after === " " || after === "\t" ? p : -1;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
 
 export function readTasks(sd: SpecDoc): TaskList {
   const { doc, problems } = sd;
@@ -41,8 +60,8 @@ export function readTasks(sd: SpecDoc): TaskList {
       continue;
     }
     if (!inPhase) continue;
-    let box = CHECKBOX.exec(line);
-    if (!box) {
+    const bracket = checkboxAt(line);
+    if (bracket === -1) {
       if (
         !isAscii(line) &&
         CHECKBOX.test(asRead(line)) &&
@@ -52,18 +71,22 @@ export function readTasks(sd: SpecDoc): TaskList {
       }
       continue;
     }
-    const body = line.slice(box[0].length);
-    if (body.startsWith("~~")) continue; // struck through: a deleted task
-    if (!STARTS_WITH_ID.test(body)) continue;
-    const m = TASK.exec(body);
-    const at = locate(doc, i, box[0].length + 1);
+    let start = bracket + 3;
+    while (line[start] === " " || line[start] === "\t") start++;
+    if (line.startsWith("~~", start)) continue; // struck through: a deleted task
+    const idAt = line.startsWith("**", start) ? start + 2 : start;
+    if (line[idAt] !== "T" || !isDigit(line.charCodeAt(idAt + 1))) continue;
+    // The body is matched in place (sticky), not sliced out of the line.
+    TASK.lastIndex = start;
+    const m = TASK.exec(line);
+    const at = locate(doc, i, start + 1);
     if (!m || !TASK_ID.test(m[1]!)) {
       if (!problems.full("task-syntax", at)) {
         problems.push(
           problem(
             "task-syntax",
             at,
-            `this task line does not follow the task grammar: ${body.slice(0, 60)}`,
+            `this task line does not follow the task grammar: ${line.slice(start, start + 60)}`,
             {
               hint: "write tasks as `- [ ] T001 [P] [US1] <description with file path>` (T and three digits, an optional letter)",
             },
@@ -118,14 +141,13 @@ export function readTasks(sd: SpecDoc): TaskList {
         }),
       );
     } else if (first === undefined) seen.set(id, i);
-    const done = box[1] !== " ";
+    const done = line[bracket + 1] !== " ";
     const removes = REMOVES.test(text);
     tasks.push(
       story === undefined
         ? { id, done, parallel, text, paths, removes, location: at }
         : { id, done, parallel, story, text, paths, removes, location: at },
     );
-    box = null;
   }
   return { path: doc.path, tasks };
 }
