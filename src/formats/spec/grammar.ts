@@ -8,9 +8,9 @@
 
 /** `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered ones). */
 export const FR_ID = /^FR-\d{3,}[a-z]?$/;
+/** A requirement's id, tag and statement from `lastIndex` (sticky: matched in place). */
 const ID_HEAD =
-  /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
-const BULLET = /^[-*+][ \t]+/;
+  /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/sy;
 /** A bullet whose text starts like a requirement id, bold or not. */
 const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
 
@@ -24,7 +24,8 @@ const MANUAL_WORD = /^manual\b/i;
 const MANUAL_ENTRY = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
 const BACKTICKS = /^`+/;
 const PROVES = /^proves[ \t]+/;
-const MAP_HEAD = /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/s;
+/** A map line's id and target from `lastIndex` (sticky: matched in place). */
+const MAP_HEAD = /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
 const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
 const STORY = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i;
 const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
@@ -35,8 +36,17 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; why: string } | un
 
 /** A bullet after its marker, or undefined when the line is no bullet. */
 export function bulletText(line: string): string | undefined {
-  const m = BULLET.exec(line);
-  return m ? line.slice(m[0].length) : undefined;
+  const end = bulletEnd(line);
+  return end === -1 ? undefined : line.slice(end);
+}
+
+/** Where a bullet's text starts (`BULLET` read by hand, as it runs on every line), or -1. */
+function bulletEnd(line: string): number {
+  const c = line[0];
+  if (c !== "-" && c !== "*" && c !== "+") return -1;
+  let p = 1;
+  while (line[p] === " " || line[p] === "\t") p++;
+  return p === 1 ? -1 : p;
 }
 
 /** `- FR-001 [ADDED]: statement` / `- **FR-001**: statement`; undefined when the line is no requirement. */
@@ -44,8 +54,9 @@ export function requirementLine(
   line: string,
 ): Parsed<{ id: string; tag?: Tag; text: string; column: number }> {
   if (!LOOKS_LIKE_REQUIREMENT.test(line)) return undefined;
-  const body = bulletText(line)!;
-  const m = ID_HEAD.exec(body);
+  const start = bulletEnd(line);
+  ID_HEAD.lastIndex = start;
+  const m = ID_HEAD.exec(line);
   if (!m) {
     return {
       ok: false,
@@ -58,7 +69,7 @@ export function requirementLine(
   }
   const text = m[3]!.trim();
   if (text === "") return { ok: false, why: `${m[1]} has no statement after the colon` };
-  const column = line.length - body.length + 1;
+  const column = start + 1;
   return {
     ok: true,
     value:
@@ -218,9 +229,10 @@ export function mapLine(line: string):
     }
   | { ok: false; why: string }
   | undefined {
-  const body = bulletText(line);
-  if (body === undefined) return undefined;
-  const m = MAP_HEAD.exec(body);
+  const start = bulletEnd(line);
+  if (start === -1) return undefined;
+  MAP_HEAD.lastIndex = start;
+  const m = MAP_HEAD.exec(line);
   if (!m) {
     return {
       ok: false,
