@@ -17,7 +17,7 @@ const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
 // The line patterns are module constants: a regex literal in a function body
 // is a new RegExp object on every call, and these run once per line.
 const SCENARIO_HEAD =
-  /^(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/;
+  /(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/y;
 const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
 const MANUAL_WORD = /^manual\b/i;
@@ -79,34 +79,51 @@ export function requirementLine(
   };
 }
 
-/** The tokens of an id list: runs of anything but commas and white space. */
-const ID_TOKEN = /[^,\s]+/g;
+/** White space as `\s` reads it, for the code units past ASCII. */
+const WHITE = /\s/;
+
+/** Whether a code unit ends an id-list token: a comma or white space (`[,\s]`). */
+function isSeparator(text: string, p: number): boolean {
+  const c = text.charCodeAt(p);
+  if (c < 128) return c === 44 || c === 32 || (c >= 9 && c <= 13);
+  return WHITE.test(text[p]!);
+}
 
 /**
  * A comma- or space-separated id list (`FR-001, FR-002`), each checked by
- * `valid`: each id is handed to `visit` with its offset as it is read (no
- * list is built), and the first token that is no id is returned.
+ * `valid`: each id (a run of anything but commas and white space) is handed
+ * to `visit` with its offset as it is read (no list is built), and the first
+ * token that is no id is returned.
  */
 export function idList(
   text: string,
   valid: RegExp,
   visit: (id: string, offset: number) => void,
 ): string | undefined {
-  const re = ID_TOKEN;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m[0] === "and") continue;
-    if (!valid.test(m[0])) return m[0];
-    visit(m[0], m.index);
+  const n = text.length;
+  let p = 0;
+  while (p < n) {
+    if (isSeparator(text, p)) {
+      p++;
+      continue;
+    }
+    const at = p;
+    while (p < n && !isSeparator(text, p)) p++;
+    const token = text.slice(at, p);
+    if (token === "and") continue;
+    if (!valid.test(token)) return token;
+    visit(token, at);
   }
   return undefined;
 }
 
 /** `Scenario: <name> (FR-001, FR-002)`, a bullet or a subheading or neither. */
 export function scenarioLine(line: string): Parsed<{ name: string; refs: string; refsAt: number }> {
-  const m = SCENARIO_HEAD.exec(line);
-  if (!m) return undefined;
-  const rest = line.slice(m[0].length).trimEnd();
+  // A sticky test leaves the head's length in lastIndex: no match array is made.
+  SCENARIO_HEAD.lastIndex = 0;
+  if (!SCENARIO_HEAD.test(line)) return undefined;
+  const head = SCENARIO_HEAD.lastIndex;
+  const rest = line.slice(head).trimEnd();
   const open = rest.lastIndexOf("(");
   if (!rest.endsWith(")") || open <= 0) {
     return {
@@ -118,7 +135,7 @@ export function scenarioLine(line: string): Parsed<{ name: string; refs: string;
   if (name === "") return { ok: false, why: "the scenario has no name before its (FR-…) list" };
   return {
     ok: true,
-    value: { name, refs: rest.slice(open + 1, -1), refsAt: m[0].length + open + 2 },
+    value: { name, refs: rest.slice(open + 1, -1), refsAt: head + open + 2 },
   };
 }
 
