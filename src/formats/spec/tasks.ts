@@ -16,7 +16,6 @@ const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
 /** A task's body from `lastIndex` (sticky): the id, its tags, its description. */
 const TASK =
   /(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
-const TAG = /\[(P|US(\d+)|Story[ \t]*(\d+))\]/gi;
 const PHASE = /^phase\b/i;
 const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
 const TASK_ID = /^T\d{3,}[a-z]?$/;
@@ -98,11 +97,17 @@ export function readTasks(sd: SpecDoc): TaskList {
     const id = m[1]!;
     let parallel = false;
     let story: number | undefined;
-    // exec over the one module-level regex: `matchAll` would copy it for every task.
-    TAG.lastIndex = 0;
-    for (let tag = m[2] === "" ? null : TAG.exec(m[2]!); tag; tag = TAG.exec(m[2]!)) {
-      if (tag[1]!.toUpperCase() === "P") parallel = true;
-      else story = Number(tag[2] ?? tag[3]);
+    // TASK has matched the tags as ` [P]`, ` [US1]`, ` [Story 1]` (any case), so
+    // each bracket is read by hand: `[P]`, or a story whose number ends it.
+    const tags = m[2]!;
+    for (let p = tags.indexOf("["); p !== -1; p = tags.indexOf("[", p + 1)) {
+      const close = tags.indexOf("]", p);
+      if (close === p + 2 && (tags[p + 1] === "P" || tags[p + 1] === "p")) parallel = true;
+      else {
+        let digits = p + 1;
+        while (!isDigit(tags.charCodeAt(digits))) digits++;
+        story = Number(tags.slice(digits, close));
+      }
     }
     // Wrapped lines: indented, non-blank, not a new list item.
     let text = m[3]!.trim();
