@@ -61,7 +61,7 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
       title: r.text,
       location: r.location,
       checks: [],
-      settled: byMap(mapped.get(r.id), `${r.id} has no line in the ## Requirement Map`),
+      settled: settledByMap(mapped.get(r.id), r.id),
     });
   }
   for (const a of model.acceptance) {
@@ -100,6 +100,13 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
     });
   }
   return out;
+}
+
+/** A requirement's settlement; the unmapped reason is built only when it is unmapped. */
+function settledByMap(entry: MapEntry | undefined, id: string): NonNullable<Criterion["settled"]> {
+  return entry === undefined
+    ? byMap(undefined, `${id} has no line in the ## Requirement Map`)
+    : byMap(entry, "");
 }
 
 function byMap(entry: MapEntry | undefined, unmapped: string): NonNullable<Criterion["settled"]> {
