@@ -46,18 +46,22 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
   }
 
   const mapped = new Map<string, MapEntry>();
-  for (const e of model.map?.entries ?? []) {
+  // Indexed loops: a 1 MiB spec holds tens of thousands of requirements.
+  const entries = model.map?.entries ?? [];
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
     if (!mapped.has(e.requirement.id)) mapped.set(e.requirement.id, e);
   }
   out.push(...verify);
-  for (const r of model.requirements) {
+  for (let k = 0; k < model.requirements.length; k++) {
+    const r = model.requirements[k]!;
     if (r.tag === "REMOVED") continue;
     out.push({
       id: r.id,
       title: r.text,
       location: r.location,
       checks: [],
-      settled: byMap(mapped.get(r.id), `${r.id} has no line in the ## Requirement Map`),
+      settled: settledByMap(mapped.get(r.id), r.id),
     });
   }
   for (const a of model.acceptance) {
@@ -96,6 +100,13 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
     });
   }
   return out;
+}
+
+/** A requirement's settlement; the unmapped reason is built only when it is unmapped. */
+function settledByMap(entry: MapEntry | undefined, id: string): NonNullable<Criterion["settled"]> {
+  return entry === undefined
+    ? byMap(undefined, `${id} has no line in the ## Requirement Map`)
+    : byMap(entry, "");
 }
 
 function byMap(entry: MapEntry | undefined, unmapped: string): NonNullable<Criterion["settled"]> {

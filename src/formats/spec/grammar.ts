@@ -8,12 +8,27 @@
 
 /** `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered ones). */
 export const FR_ID = /^FR-\d{3,}[a-z]?$/;
+/** A requirement's id, tag and statement from `lastIndex` (sticky: matched in place). */
 const ID_HEAD =
-  /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
-const BULLET = /^[-*+][ \t]+/;
+  /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/sy;
 /** A bullet whose text starts like a requirement id, bold or not. */
 const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
 
+// The line patterns are module constants: a regex literal in a function body
+// is a new RegExp object on every call, and these run once per line.
+const SCENARIO_HEAD =
+  /(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/y;
+const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
+const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
+const MANUAL_WORD = /^manual\b/i;
+const MANUAL_ENTRY = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
+const BACKTICKS = /^`+/;
+const PROVES = /^proves[ \t]+/;
+/** A map line's id and target from `lastIndex` (sticky: matched in place). */
+const MAP_HEAD = /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
+const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
+const STORY = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i;
+const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
 export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -21,8 +36,17 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; why: string } | un
 
 /** A bullet after its marker, or undefined when the line is no bullet. */
 export function bulletText(line: string): string | undefined {
-  const m = BULLET.exec(line);
-  return m ? line.slice(m[0].length) : undefined;
+  const end = bulletEnd(line);
+  return end === -1 ? undefined : line.slice(end);
+}
+
+/** Where a bullet's text starts (`BULLET` read by hand, as it runs on every line), or -1. */
+function bulletEnd(line: string): number {
+  const c = line[0];
+  if (c !== "-" && c !== "*" && c !== "+") return -1;
+  let p = 1;
+  while (line[p] === " " || line[p] === "\t") p++;
+  return p === 1 ? -1 : p;
 }
 
 /** `- FR-001 [ADDED]: statement` / `- **FR-001**: statement`; undefined when the line is no requirement. */
@@ -30,8 +54,9 @@ export function requirementLine(
   line: string,
 ): Parsed<{ id: string; tag?: Tag; text: string; column: number }> {
   if (!LOOKS_LIKE_REQUIREMENT.test(line)) return undefined;
-  const body = bulletText(line)!;
-  const m = ID_HEAD.exec(body);
+  const start = bulletEnd(line);
+  ID_HEAD.lastIndex = start;
+  const m = ID_HEAD.exec(line);
   if (!m) {
     return {
       ok: false,
@@ -44,7 +69,7 @@ export function requirementLine(
   }
   const text = m[3]!.trim();
   if (text === "") return { ok: false, why: `${m[1]} has no statement after the colon` };
-  const column = line.length - body.length + 1;
+  const column = start + 1;
   return {
     ok: true,
     value:
@@ -54,33 +79,51 @@ export function requirementLine(
   };
 }
 
-/** The tokens of an id list: runs of anything but commas and white space. */
-const ID_TOKEN = /[^,\s]+/g;
+/** White space as `\s` reads it, for the code units past ASCII. */
+const WHITE = /\s/;
 
-/** A comma- or space-separated id list (`FR-001, FR-002`), each checked by `valid`. */
+/** Whether a code unit ends an id-list token: a comma or white space (`[,\s]`). */
+function isSeparator(text: string, p: number): boolean {
+  const c = text.charCodeAt(p);
+  if (c < 128) return c === 44 || c === 32 || (c >= 9 && c <= 13);
+  return WHITE.test(text[p]!);
+}
+
+/**
+ * A comma- or space-separated id list (`FR-001, FR-002`), each checked by
+ * `valid`: each id (a run of anything but commas and white space) is handed
+ * to `visit` with its offset as it is read (no list is built), and the first
+ * token that is no id is returned.
+ */
 export function idList(
   text: string,
   valid: RegExp,
-): { ids: { id: string; offset: number }[]; bad?: string } {
-  const ids: { id: string; offset: number }[] = [];
-  const re = ID_TOKEN;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m[0] === "and") continue;
-    if (!valid.test(m[0])) return { ids, bad: m[0] };
-    ids.push({ id: m[0], offset: m.index });
+  visit: (id: string, offset: number) => void,
+): string | undefined {
+  const n = text.length;
+  let p = 0;
+  while (p < n) {
+    if (isSeparator(text, p)) {
+      p++;
+      continue;
+    }
+    const at = p;
+    while (p < n && !isSeparator(text, p)) p++;
+    const token = text.slice(at, p);
+    if (token === "and") continue;
+    if (!valid.test(token)) return token;
+    visit(token, at);
   }
-  return { ids };
+  return undefined;
 }
 
 /** `Scenario: <name> (FR-001, FR-002)`, a bullet or a subheading or neither. */
 export function scenarioLine(line: string): Parsed<{ name: string; refs: string; refsAt: number }> {
-  const m =
-    /^(?:[-*+][ \t]+|#{3,6}[ \t]+|\d+\.[ \t]+)?(?:\*\*)?Scenario(?:\*\*)?:(?:\*\*)?[ \t]*/.exec(
-      line,
-    );
-  if (!m) return undefined;
-  const rest = line.slice(m[0].length).trimEnd();
+  // A sticky test leaves the head's length in lastIndex: no match array is made.
+  SCENARIO_HEAD.lastIndex = 0;
+  if (!SCENARIO_HEAD.test(line)) return undefined;
+  const head = SCENARIO_HEAD.lastIndex;
+  const rest = line.slice(head).trimEnd();
   const open = rest.lastIndexOf("(");
   if (!rest.endsWith(")") || open <= 0) {
     return {
@@ -92,7 +135,7 @@ export function scenarioLine(line: string): Parsed<{ name: string; refs: string;
   if (name === "") return { ok: false, why: "the scenario has no name before its (FR-…) list" };
   return {
     ok: true,
-    value: { name, refs: rest.slice(open + 1, -1), refsAt: m[0].length + open + 2 },
+    value: { name, refs: rest.slice(open + 1, -1), refsAt: head + open + 2 },
   };
 }
 
@@ -100,10 +143,10 @@ export function scenarioLine(line: string): Parsed<{ name: string; refs: string;
 export function acceptanceLine(
   line: string,
 ): Parsed<{ id: string; ticked: boolean; refs?: string; refsAt: number; text: string }> {
-  const head = /^[-*+][ \t]+\[([ xX])\][ \t]+/.exec(line);
+  const head = ACCEPTANCE_BOX.exec(line);
   if (!head) return undefined;
   const body = line.slice(head[0].length);
-  const m = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s.exec(body);
+  const m = ACCEPTANCE_BODY.exec(body);
   if (!m) {
     return {
       ok: false,
@@ -135,8 +178,8 @@ export function verificationLine(
   const body = bulletText(line);
   if (body === undefined) return undefined;
   const column = line.length - body.length;
-  if (/^manual\b/i.test(body)) {
-    const m = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s.exec(body);
+  if (MANUAL_WORD.test(body)) {
+    const m = MANUAL_ENTRY.exec(body);
     if (!m || (m[2] ?? "").trim() === "") {
       return {
         ok: false,
@@ -145,7 +188,7 @@ export function verificationLine(
     }
     return { ok: true, value: { kind: "manual", id: m[1]!, why: m[2]!.trim() } };
   }
-  const run = /^`+/.exec(body)?.[0];
+  const run = BACKTICKS.exec(body)?.[0];
   if (run === undefined) {
     return {
       ok: false,
@@ -164,7 +207,7 @@ export function verificationLine(
     return { ok: true, value: { kind: "command", command, provesAt: 0 } };
   }
   const dash = DASH.exec(rest);
-  const proves = dash && /^proves[ \t]+/.exec(rest.slice(dash[0].length));
+  const proves = dash && PROVES.exec(rest.slice(dash[0].length));
   if (!dash || !proves) {
     return {
       ok: false,
@@ -203,9 +246,10 @@ export function mapLine(line: string):
     }
   | { ok: false; why: string }
   | undefined {
-  const body = bulletText(line);
-  if (body === undefined) return undefined;
-  const m = /^(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/s.exec(body);
+  const start = bulletEnd(line);
+  if (start === -1) return undefined;
+  MAP_HEAD.lastIndex = start;
+  const m = MAP_HEAD.exec(line);
   if (!m) {
     return {
       ok: false,
@@ -213,20 +257,22 @@ export function mapLine(line: string):
     };
   }
   const target = m[2]!.trim();
-  const manual = /^manual:[ \t]*(.*)$/s.exec(target);
+  // Most map lines name a test: one look at the first letter spares the regex.
+  const manual = target.startsWith("manual:") ? MANUAL_TARGET.exec(target) : null;
   if (manual) {
     if (manual[1]!.trim() === "")
       return { ok: false, why: "the manual entry does not say how a person checks it" };
     return { ok: true, value: { id: m[1]!, target: { kind: "manual", text: manual[1]!.trim() } } };
   }
-  const split = target.indexOf(" > ") !== -1 ? target.indexOf(" > ") : target.indexOf("::");
+  const angle = target.indexOf(" > ");
+  const split = angle !== -1 ? angle : target.indexOf("::");
   if (split === -1) {
     return {
       ok: false,
       why: "the test is written `<file> > <full test name>` or `<file>::<full test name>`",
     };
   }
-  const sep = target.startsWith(" > ", split) ? 3 : 2;
+  const sep = angle !== -1 ? 3 : 2;
   const file = unwrap(target.slice(0, split).trim());
   const name = target.slice(split + sep).trim();
   if (file === "" || name === "")
@@ -245,16 +291,13 @@ export const READS_AS_STATUS = /^[ \t>*_`#-]*SPEC[ \t]*STATUS\b/i;
 
 /** spec-kit: `### User Story 2 - Title (Priority: P2)` (any dash, priority optional). */
 export function storyHeading(text: string): { n: number; title: string } | undefined {
-  const m = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i.exec(text);
+  const m = STORY.exec(text);
   return m ? { n: Number(m[1]), title: m[2]!.trim() } : undefined;
 }
 
 /** spec-kit: `- **SC-001**: <measurable outcome>`. */
 export function successLine(line: string): { id: string; text: string } | undefined {
   const body = bulletText(line);
-  const m =
-    body === undefined
-      ? null
-      : /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s.exec(body);
+  const m = body === undefined ? null : SUCCESS.exec(body);
   return m ? { id: m[1]!, text: m[2]!.trim() } : undefined;
 }

@@ -10,6 +10,8 @@ import { readTasks } from "./tasks.js";
 
 export { linkSpecFiles, type SpecFiles, specCompanions, specDir } from "./link.js";
 
+const STATUS_WORD = /status/i;
+
 /** The two layouts by their first heading. */
 const LAYOUTS: readonly { prefix: string; layout: RequirementModel["layout"]; what: string }[] = [
   {
@@ -199,7 +201,7 @@ function readStatus(
     const line = doc.visible[i]!;
     if (line.indexOf("STATUS") === -1 && line.indexOf("tatus") === -1 && line.charCodeAt(0) < 128) {
       // Cheap skip: an ASCII line without the word cannot read as a status line.
-      if (!/status/i.test(line)) continue;
+      if (!STATUS_WORD.test(line)) continue;
     }
     if (READS_AS_STATUS.test(asRead(line))) found.push(i);
   }

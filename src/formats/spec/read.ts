@@ -8,6 +8,7 @@ import type { CappedProblems } from "../oracle-contract/problem-sink.js";
 import type { HiddenPart } from "../oracle-contract/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 
+const ASCII = /^[\x20-\x7e\t]*$/;
 /**
  * A requirement spec or task list read as GitHub renders it, with the oracle
  * kind's reader (rendered.ts): fenced code is shown but is not grammar, HTML
@@ -114,7 +115,7 @@ export function nearMiss(
 
 /** Whether a line is ASCII (reads as itself). */
 export function isAscii(line: string): boolean {
-  return /^[\x20-\x7e\t]*$/.test(line);
+  return ASCII.test(line);
 }
 
 export { asRead, locate };

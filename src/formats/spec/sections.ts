@@ -28,6 +28,13 @@ import {
 import { openMarkers } from "./markers.js";
 import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
 
+// Module constants: a regex literal in a function body is a new RegExp object per call.
+const WRAPPED = /^[ \t]+\S/;
+const PROVES_ID = /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/;
+const INDENT = /^[ \t]+/;
+const NUMBERED = /^\d+[.)][ \t]+(.*)$/;
+const NONE_OPEN = /^\(?(?:none|n\/a)\b/i;
+const TICKED = /^\[[xX]\]/;
 /** Which `##` sections a layout reads, by upper-case heading prefix. */
 export const SECTIONS = {
   requirements: "REQUIREMENTS",
@@ -79,13 +86,14 @@ export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): Requ
 class Reader {
   constructor(private readonly sd: SpecDoc) {}
 
-  private lines(section: H2Section): number[] {
-    const out: number[] = [];
+  /**
+   * Whether line `i` is shown and not blank: the section readers loop over
+   * line numbers with it rather than over a list of them, since a 1 MiB spec
+   * holds tens of thousands of lines and every object per line counts.
+   */
+  private shown(i: number): boolean {
     const { hidden, visible } = this.sd.doc;
-    for (let i = section.index + 1; i < section.end; i++) {
-      if (!hidden[i] && !isBlank(visible[i]!)) out.push(i);
-    }
-    return out;
+    return !hidden[i] && !isBlank(visible[i]!);
   }
 
   private syntax(i: number, why: string, column = 1, code: ProblemCode = "spec-syntax"): void {
@@ -105,7 +113,7 @@ class Reader {
    */
   private indented(i: number, parse: (l: string) => Parsed<unknown>, what: string): boolean {
     const line = this.sd.doc.visible[i]!;
-    if (!/^[ \t]/.test(line)) return false;
+    if (line[0] !== " " && line[0] !== "\t") return false;
     const read = parse(line.trimStart());
     if (read === undefined || !read.ok) return false;
     this.syntax(i, `this ${what} is indented, so it reads as part of the item above it`, 1);
@@ -123,17 +131,22 @@ class Reader {
   }
 
   private refs(i: number, text: string, column: number, valid: RegExp): SpecReference[] {
-    const list = idList(text, valid);
-    if (list.bad !== undefined) {
-      this.syntax(i, `${JSON.stringify(list.bad)} is not an id here`, column);
+    const out: SpecReference[] = [];
+    const { doc } = this.sd;
+    const bad = idList(text, valid, (id, offset) => {
+      out.push({ id, location: locate(doc, i, column + offset) });
+    });
+    if (bad !== undefined) {
+      this.syntax(i, `${JSON.stringify(bad)} is not an id here`, column);
     }
-    return list.ids.map((x) => ({ id: x.id, location: locate(this.sd.doc, i, column + x.offset) }));
+    return out;
   }
 
   requirements(section: H2Section, model: RequirementModel): void {
     const { visible } = this.sd.doc;
     let last: Requirement | undefined;
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = visible[i]!;
       const read = requirementLine(line);
       if (read === undefined || !read.ok) {
@@ -148,7 +161,7 @@ class Reader {
       }
       if (read === undefined) {
         // A wrapped statement continues its requirement; a new bullet or heading ends it.
-        if (last && /^[ \t]+\S/.test(line) && bulletText(line.trimStart()) === undefined) {
+        if (last && WRAPPED.test(line) && bulletText(line.trimStart()) === undefined) {
           last.text += ` ${line.trim()}`;
         } else last = undefined;
         continue;
@@ -166,7 +179,8 @@ class Reader {
   }
 
   scenarios(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = scenarioLine(line);
       if (read === undefined) {
@@ -188,7 +202,8 @@ class Reader {
   }
 
   acceptance(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = acceptanceLine(line);
       if (read === undefined) {
@@ -212,7 +227,8 @@ class Reader {
   }
 
   verification(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = verificationLine(line);
       if (read === undefined) {
@@ -236,10 +252,7 @@ class Reader {
           : {
               kind: "command",
               command: v.command,
-              proves:
-                v.proves === undefined
-                  ? []
-                  : this.refs(i, v.proves, v.provesAt, /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/),
+              proves: v.proves === undefined ? [] : this.refs(i, v.proves, v.provesAt, PROVES_ID),
               location: at,
             };
       model.verification.push(entry);
@@ -249,7 +262,8 @@ class Reader {
   map(section: H2Section, model: RequirementModel): void {
     const entries: MapEntry[] = [];
     model.map = { location: locate(this.sd.doc, section.index), entries };
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const read = mapLine(line);
       if (read === undefined) {
@@ -293,7 +307,8 @@ class Reader {
    */
   bullets(section: H2Section, out: SpecLine[]): void {
     let parent: string | undefined;
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
       const top = bulletText(line);
       if (top !== undefined) {
@@ -301,7 +316,7 @@ class Reader {
         out.push({ text: parent, location: locate(this.sd.doc, i) });
         continue;
       }
-      const nested = /^[ \t]+/.exec(line);
+      const nested = INDENT.exec(line);
       const text = nested ? bulletText(line.slice(nested[0].length)) : undefined;
       if (text !== undefined && parent !== undefined) {
         out.push({
@@ -314,19 +329,21 @@ class Reader {
   }
 
   questions(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const line = this.sd.doc.visible[i]!;
-      const text = bulletText(line) ?? /^\d+[.)][ \t]+(.*)$/.exec(line)?.[1];
+      const text = bulletText(line) ?? NUMBERED.exec(line)?.[1];
       if (text === undefined) continue;
       const t = text.trim();
       // "None", "(none)", "- [x] answered" are not open.
-      if (/^\(?(?:none|n\/a)\b/i.test(t) || /^\[[xX]\]/.test(t)) continue;
+      if (NONE_OPEN.test(t) || TICKED.test(t)) continue;
       model.openQuestions.push({ text: t, location: locate(this.sd.doc, i) });
     }
   }
 
   success(section: H2Section, model: RequirementModel): void {
-    for (const i of this.lines(section)) {
+    for (let i = section.index + 1; i < section.end; i++) {
+      if (!this.shown(i)) continue;
       const sc = successLine(this.sd.doc.visible[i]!);
       if (sc) model.successCriteria.push({ ...sc, location: locate(this.sd.doc, i) });
     }

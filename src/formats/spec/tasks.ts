@@ -13,9 +13,9 @@ import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
  */
 const CHECKBOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
+/** A task's body from `lastIndex` (sticky): the id, its tags, its description. */
 const TASK =
-  /^(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/is;
-const TAG = /\[(P|US(\d+)|Story[ \t]*(\d+))\]/gi;
+  /(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
 const PHASE = /^phase\b/i;
 const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
 const TASK_ID = /^T\d{3,}[a-z]?$/;
@@ -26,6 +26,24 @@ const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
 /** Words that say a task takes a path away: the path may rightly be gone at head. */
 const REMOVES =
   /\b(?:delete[sd]?|remove[sd]?|rename[sd]?|move[sd]?|drop(?:s|ped)?|deprecate[sd]?|retire[sd]?)\b/i;
+
+/**
+ * `CHECKBOX` read by hand, since it runs on every line of a phase: the index
+ * of the `[` of `- [ ] ` (any bullet, any mark of ` xX`, spaces or tabs), or -1.
+ */
+function checkboxAt(line: string): number {
+  const c = line[0];
+  if (c !== "-" && c !== "*" && c !== "+") return -1;
+  let p = 1;
+  while (line[p] === " " || line[p] === "\t") p++;
+  if (p === 1 || line[p] !== "[") return -1;
+  const mark = line[p + 1];
+  if ((mark !== " " && mark !== "x" && mark !== "X") || line[p + 2] !== "]") return -1;
+  const after = line[p + 3];
+  return after === " " || after === "\t" ? p : -1;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
 
 export function readTasks(sd: SpecDoc): TaskList {
   const { doc, problems } = sd;
@@ -41,8 +59,8 @@ export function readTasks(sd: SpecDoc): TaskList {
       continue;
     }
     if (!inPhase) continue;
-    let box = CHECKBOX.exec(line);
-    if (!box) {
+    const bracket = checkboxAt(line);
+    if (bracket === -1) {
       if (
         !isAscii(line) &&
         CHECKBOX.test(asRead(line)) &&
@@ -52,18 +70,22 @@ export function readTasks(sd: SpecDoc): TaskList {
       }
       continue;
     }
-    const body = line.slice(box[0].length);
-    if (body.startsWith("~~")) continue; // struck through: a deleted task
-    if (!STARTS_WITH_ID.test(body)) continue;
-    const m = TASK.exec(body);
-    const at = locate(doc, i, box[0].length + 1);
+    let start = bracket + 3;
+    while (line[start] === " " || line[start] === "\t") start++;
+    if (line.startsWith("~~", start)) continue; // struck through: a deleted task
+    const idAt = line.startsWith("**", start) ? start + 2 : start;
+    if (line[idAt] !== "T" || !isDigit(line.charCodeAt(idAt + 1))) continue;
+    // The body is matched in place (sticky), not sliced out of the line.
+    TASK.lastIndex = start;
+    const m = TASK.exec(line);
+    const at = locate(doc, i, start + 1);
     if (!m || !TASK_ID.test(m[1]!)) {
       if (!problems.full("task-syntax", at)) {
         problems.push(
           problem(
             "task-syntax",
             at,
-            `this task line does not follow the task grammar: ${body.slice(0, 60)}`,
+            `this task line does not follow the task grammar: ${line.slice(start, start + 60)}`,
             {
               hint: "write tasks as `- [ ] T001 [P] [US1] <description with file path>` (T and three digits, an optional letter)",
             },
@@ -75,15 +97,34 @@ export function readTasks(sd: SpecDoc): TaskList {
     const id = m[1]!;
     let parallel = false;
     let story: number | undefined;
-    // exec over the one module-level regex: `matchAll` would copy it for every task.
-    TAG.lastIndex = 0;
-    for (let tag = TAG.exec(m[2]!); tag; tag = TAG.exec(m[2]!)) {
-      if (tag[1]!.toUpperCase() === "P") parallel = true;
-      else story = Number(tag[2] ?? tag[3]);
+    // TASK has matched the tags as ` [P]`, ` [US1]`, ` [Story 1]` (any case), so
+    // each bracket is read by hand: `[P]`, or a story whose number ends it.
+    const tags = m[2]!;
+    for (let p = tags.indexOf("["); p !== -1; p = tags.indexOf("[", p + 1)) {
+      const close = tags.indexOf("]", p);
+      if (close === p + 2 && (tags[p + 1] === "P" || tags[p + 1] === "p")) parallel = true;
+      else {
+        let digits = p + 1;
+        while (!isDigit(tags.charCodeAt(digits))) digits++;
+        story = Number(tags.slice(digits, close));
+      }
     }
     // Wrapped lines: indented, non-blank, not a new list item.
     let text = m[3]!.trim();
-    const extra: { index: number; text: string }[] = [{ index: i, text: line }];
+    // Each path once, at its first mention: a phantom is the task's, not each word's.
+    const paths: SpecReference[] = [];
+    // A task names a few paths: a Set only once it names many.
+    let named: Set<string> | undefined;
+    let index = i;
+    const name = (path: string, column: number) => {
+      if (named === undefined) {
+        for (const p of paths) if (p.id === path) return;
+        if (paths.length >= 8) named = new Set(paths.map((p) => p.id));
+      } else if (named.has(path)) return;
+      named?.add(path);
+      paths.push({ id: path, location: locate(doc, index, column) });
+    };
+    scanPaths(line, name);
     let k = i + 1;
     while (
       k < doc.lines.length &&
@@ -92,7 +133,8 @@ export function readTasks(sd: SpecDoc): TaskList {
       !NEXT_ITEM.test(doc.visible[k]!)
     ) {
       text += ` ${doc.visible[k]!.trim()}`;
-      extra.push({ index: k, text: doc.visible[k]! });
+      index = k;
+      scanPaths(doc.visible[k]!, name);
       k++;
     }
     const first = seen.get(id);
@@ -104,24 +146,13 @@ export function readTasks(sd: SpecDoc): TaskList {
         }),
       );
     } else if (first === undefined) seen.set(id, i);
-    // Each path once, at its first mention: a phantom is the task's, not each word's.
-    const paths: SpecReference[] = [];
-    const named = new Set<string>();
-    for (const e of extra) {
-      for (const p of pathsIn(e.text)) {
-        if (named.has(p.path)) continue;
-        named.add(p.path);
-        paths.push({ id: p.path, location: locate(doc, e.index, p.column) });
-      }
-    }
-    const done = box[1] !== " ";
+    const done = line[bracket + 1] !== " ";
     const removes = REMOVES.test(text);
     tasks.push(
       story === undefined
         ? { id, done, parallel, text, paths, removes, location: at }
         : { id, done, parallel, story, text, paths, removes, location: at },
     );
-    box = null;
   }
   return { path: doc.path, tasks };
 }
@@ -149,8 +180,18 @@ const SLASH = 47;
  * identifiers (`URL.revokeObjectURL`), version numbers.
  */
 export function pathsIn(text: string): { path: string; column: number }[] {
-  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return [];
   const out: { path: string; column: number }[] = [];
+  scanPaths(text, (path, column) => out.push({ path, column }));
+  return out;
+}
+
+/**
+ * `pathsIn` as a visit of each path and its 1-based column, so a task list
+ * keeps only the paths it has not named yet: a 1 MiB line naming one path
+ * over and over builds one reference, not a list of every mention.
+ */
+function scanPaths(text: string, visit: (path: string, column: number) => void): void {
+  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return;
   // One scan over maximal runs of token characters; a task list the PR author
   // writes may hold a 1 MiB line of them, so no regex or copy per token but one.
   const n = text.length;
@@ -177,23 +218,40 @@ export function pathsIn(text: string): { path: string; column: number }[] {
     // A sentence's full stop is no part of the path (`,;:` end a token already).
     let end = i;
     while (end > at && text.charCodeAt(end - 1) === DOT) end--;
-    let token = text.slice(at, end);
-    if (token.startsWith("@") || token.startsWith("~") || token.startsWith("//")) continue;
+    // Read by index: only a token found to be a path is sliced out.
+    let start = at;
+    const c0 = text[start];
+    if (c0 === "@" || c0 === "~" || text.startsWith("//", start)) continue;
     // `./styles/a.css` is relative to some other file (an import specifier), not the root.
-    if (token.startsWith("./")) continue;
-    if (token.startsWith("/")) token = token.slice(1);
-    if (token === "" || token.includes("..")) continue;
+    if (text.startsWith("./", start)) continue;
+    if (c0 === "/") start++;
+    if (start === end || hasDotDot(text, start, end)) continue;
     // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
     // directory is often listed relative to the one before it (`tests/` with
     // `unit/, fixtures/`): neither is checked.
-    if (!token.includes("/") || token.endsWith("/")) continue;
-    const last = token.slice(token.lastIndexOf("/") + 1);
-    const dot = last.lastIndexOf(".");
+    let slashAt = end - 1;
+    while (slashAt >= start && text.charCodeAt(slashAt) !== SLASH) slashAt--;
+    if (slashAt < start || slashAt === end - 1) continue;
+    const name = slashAt + 1;
+    let dot = end - 1;
+    while (dot > name && text.charCodeAt(dot) !== DOT) dot--;
     const known =
-      dot > 0
-        ? EXTENSIONS.has(last.slice(dot + 1).toLowerCase())
-        : last === "Dockerfile" || last === "Makefile";
-    if (known) out.push({ path: token, column: at + 1 });
+      dot > name
+        ? EXTENSIONS.has(text.slice(dot + 1, end).toLowerCase())
+        : isName(text, name, end, "Dockerfile") || isName(text, name, end, "Makefile");
+    if (known) visit(text.slice(start, end), at + 1);
   }
-  return out;
+}
+
+/** Whether `text[start, end)` holds `..`. */
+function hasDotDot(text: string, start: number, end: number): boolean {
+  for (let p = start + 1; p < end; p++) {
+    if (text.charCodeAt(p) === DOT && text.charCodeAt(p - 1) === DOT) return true;
+  }
+  return false;
+}
+
+/** Whether `text[start, end)` is `name`. */
+function isName(text: string, start: number, end: number, name: string): boolean {
+  return end - start === name.length && text.startsWith(name, start);
 }
