@@ -127,6 +127,26 @@ describe("the two trees", () => {
     expect(existsSync(views.dir)).toBe(false);
   });
 
+  it("a path to restore that the merge base does not hold is left out of the base tree, not copied from head", async () => {
+    const { root, base } = proofRepo(
+      { "src/a.ts": "a at base\n" },
+      { "src/new.ts": "new at head\n" },
+    );
+    const views = await buildViews({
+      checkout: root,
+      listing: await listTree(root),
+      // As a diff that calls an added file modified would have it.
+      base: { commit: base, plan: { restore: ["src/a.ts", "src/new.ts"], hide: [] } },
+    });
+    try {
+      expect(readFileSync(join(views.head, "src/new.ts"), "utf8")).toBe("new at head\n");
+      expect(existsSync(join(views.base!, "src/new.ts"))).toBe(false);
+      expect(readFileSync(join(views.base!, "src/a.ts"), "utf8")).toBe("a at base\n");
+    } finally {
+      views.close();
+    }
+  });
+
   it("a base version that is not a file (a symlink at base) stops the base view with the path named", async () => {
     const { root, base } = proofRepo({ "src/link.ts": "x\n" }, {});
     git(root, "rm", "-q", "src/link.ts");

@@ -136,8 +136,12 @@ export function openViews(opts: {
     },
     async base(from) {
       const bytes = await readBase(opts.checkout, from.commit, from.plan.restore);
+      // A path to restore that the merge base does not hold is left out, as the base has it:
+      // copied from head, the base run would run the PR's version of it.
+      const hide = new Set(from.plan.hide);
+      for (const p of from.plan.restore) if (!bytes.has(p)) hide.add(p);
       const tree = join(dir, "base");
-      materialize(opts.checkout, tree, opts.listing, bytes, new Set(from.plan.hide));
+      materialize(opts.checkout, tree, opts.listing, bytes, hide);
       return tree;
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
