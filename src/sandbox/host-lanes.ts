@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { posix } from "node:path";
+import { encodeFrame, FrameReader } from "./executor-frames.js";
 import type { CheckGroup, GroupPool } from "./host-cgroups.js";
 import { LANE_EXECUTOR_C } from "./lane-executor-c.js";
 import type { HostEvent } from "./protocol.js";
@@ -181,7 +182,7 @@ class Lane {
   private closing = false;
   private current: LaneRun | undefined;
   private waiting: LaneRun | undefined;
-  private buf: Buffer = Buffer.alloc(0);
+  private readonly frames = new FrameReader((type, data) => this.frame(type, data));
   private stderr = "";
 
   constructor(
@@ -226,7 +227,7 @@ class Lane {
     this.child.stderr?.on("data", (d: Buffer) => {
       if (this.stderr.length < 2000) this.stderr += d.toString("utf8");
     });
-    this.child.stdout?.on("data", (d: Buffer) => this.read(d));
+    this.child.stdout?.on("data", (d: Buffer) => this.frames.push(d));
     this.child.on("error", (e) => this.died(`cannot start: ${e.message}`));
     this.child.on("close", (code, signal) => this.died(`exited (${code ?? signal})`));
   }
@@ -247,11 +248,7 @@ class Lane {
       ...r.args,
       ...envList(r.env),
     ];
-    const payload = Buffer.from(fields.map((f) => `${f}\0`).join(""), "utf8");
-    const head = Buffer.alloc(5);
-    head.write("R", 0);
-    head.writeUInt32LE(payload.length, 1);
-    this.child.stdin?.write(Buffer.concat([head, payload]));
+    this.child.stdin?.write(encodeFrame("R", fields));
   }
 
   kill(id: number): void {
@@ -261,27 +258,13 @@ class Lane {
       this.lanes.finish(r, { signal: "SIGKILL" });
       if (this.ready) this.lanes.release(this);
     } else if (this.current?.id === id) {
-      const head = Buffer.alloc(5);
-      head.write("K", 0);
-      this.child.stdin?.write(head);
+      this.child.stdin?.write(encodeFrame("K"));
     }
   }
 
   destroy(): void {
     this.closing = true;
     this.child.kill("SIGKILL");
-  }
-
-  private read(chunk: Buffer): void {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
-    while (this.buf.length >= 5) {
-      const len = this.buf.readUInt32LE(1);
-      if (this.buf.length < 5 + len) return;
-      const type = String.fromCharCode(this.buf[0]!);
-      const data = this.buf.subarray(5, 5 + len);
-      this.buf = this.buf.subarray(5 + len);
-      this.frame(type, data);
-    }
   }
 
   private frame(type: string, data: Buffer): void {

@@ -14,6 +14,7 @@ import {
   runCollected,
   runProcess,
 } from "../process/run-process.js";
+import { encodeFrame, FrameReader } from "./executor-frames.js";
 import { compileExecutor } from "./host-lanes.js";
 import { resolveCommand } from "./resolve-command.js";
 import { hostEnv } from "./system-tools.js";
@@ -85,7 +86,7 @@ let nextKey = -1;
 
 class LocalLane {
   private readonly child: ChildProcess;
-  private buf: Buffer = Buffer.alloc(0);
+  private readonly frames = new FrameReader((type, data) => this.onFrame?.(type, data));
   private onFrame: ((type: string, data: Buffer) => void) | undefined;
   private ready: Promise<string | undefined>;
   usable = true;
@@ -107,7 +108,7 @@ class LocalLane {
         resolve(type === "Y" ? undefined : `${type} ${data.toString("utf8")}`);
       this.child.on("error", (e) => resolve(e.message));
     });
-    this.child.stdout?.on("data", (d: Buffer) => this.read(d));
+    this.child.stdout?.on("data", (d: Buffer) => this.frames.push(d));
     this.child.on("close", (code, signal) => {
       this.usable = false;
       this.onFrame?.("D", Buffer.from(`the executor exited (${code ?? signal})`));
@@ -195,8 +196,8 @@ class LocalLane {
       registerGroup(key, () => kill("aborted", "K"));
       later(Math.min(Math.max(1, opts.timeoutMs), MAX_TIMER_MS), () => kill("timeout", "T"));
       opts.signal?.addEventListener("abort", onAbort, { once: true });
-      const payload = Buffer.from(
-        [
+      this.child.stdin?.write(
+        encodeFrame("R", [
           opts.cwd,
           resolved.path,
           "0",
@@ -205,15 +206,8 @@ class LocalLane {
           ...opts.args,
           String(Object.keys(env).length),
           ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
-        ]
-          .map((f) => `${f}\0`)
-          .join(""),
-        "utf8",
+        ]),
       );
-      const head = Buffer.alloc(5);
-      head.write("R", 0);
-      head.writeUInt32LE(payload.length, 1);
-      this.child.stdin?.write(Buffer.concat([head, payload]));
     });
   }
 
@@ -223,20 +217,6 @@ class LocalLane {
   }
 
   private send(op: "K" | "T"): void {
-    const head = Buffer.alloc(5);
-    head.write(op, 0);
-    this.child.stdin?.write(head);
-  }
-
-  private read(chunk: Buffer): void {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
-    while (this.buf.length >= 5) {
-      const len = this.buf.readUInt32LE(1);
-      if (this.buf.length < 5 + len) return;
-      const type = String.fromCharCode(this.buf[0]!);
-      const data = this.buf.subarray(5, 5 + len);
-      this.buf = this.buf.subarray(5 + len);
-      this.onFrame?.(type, data);
-    }
+    this.child.stdin?.write(encodeFrame(op));
   }
 }
