@@ -1,9 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openGit } from "../src/git/index.js";
-import { type ProverContext, proveTests, sandboxRunners } from "../src/proof/run/index.js";
+import { runProcess } from "../src/process/run-process.js";
+import {
+  type ProverContext,
+  proveTests,
+  type RunnerFactory,
+  sandboxRunners,
+} from "../src/proof/run/index.js";
 import type { TestProof } from "../src/proof/types.js";
 import { cleanEnv, proofRepo, proveInput, snapshot } from "./helpers/proof-run-repo.js";
 import { HOST_FROM_SOURCE } from "./helpers/sandbox.js";
@@ -317,6 +323,60 @@ describe("proveTests inside the sandbox (each tree its own boundary)", () => {
       testCommand: "node",
     });
     expect(existsSync(join(outside.root, "cache/pwned"))).toBe(true);
+  });
+});
+
+describe("the head run's writes never reach the base run", () => {
+  // Passes the first time it runs and fails every time after: were the head run's marker
+  // still there at base, a test that passes on the old code would read as proven.
+  const marker = `import { test } from "node:test";\nimport assert from "node:assert";\nimport { existsSync, writeFileSync } from "node:fs";\ntest("marks", () => { assert.ok(!existsSync("tests/.seen"), "seen"); writeFileSync("tests/.seen", "x"); });\n`;
+  const make = () =>
+    proofRepo(
+      { "package.json": JSON.stringify({ type: "module" }), "tests/m.test.mjs": marker },
+      { "src/x.mjs": "export {};\n" },
+    );
+  const marks = (root: string, base: string, extra: Partial<ProverContext>) =>
+    prove(root, base, [["FR-001", "tests/m.test.mjs", "marks"]], ["FR-001"], {
+      testCommand: "node",
+      ...extra,
+    });
+
+  it("inside the sandbox (a private tree per side) and without it (a copy per side)", async () => {
+    const inside = make();
+    const sandboxed = sandboxRunners({
+      mode: "required",
+      env: { PATH: process.env.PATH, HOME: tempDir("cg-home-") },
+      hostCommand: HOST_FROM_SOURCE,
+      memoryMb: 4096,
+    });
+    const roots: string[] = [];
+    const spied: RunnerFactory = async (t) => {
+      const r = await sandboxed(t);
+      roots.push(r.root);
+      return r;
+    };
+    expect(verdicts(await marks(inside.root, inside.base, { runners: spied }))).toEqual({
+      "FR-001 marks": ["passed", "passed", "passes-at-base"],
+    });
+    // Both sides ran in the checkout's own path: private trees, not copies.
+    expect(roots).toEqual([realpathSync(inside.root), realpathSync(inside.root)]);
+    expect(existsSync(join(inside.root, "tests/.seen"))).toBe(false);
+    const copies = make();
+    expect(verdicts(await marks(copies.root, copies.base, {}))).toEqual({
+      "FR-001 marks": ["passed", "passed", "passes-at-base"],
+    });
+  });
+
+  it("positive control: both sides run in the checkout itself, the marker survives and the test reads as proven", async () => {
+    const { root, base } = make();
+    const inPlace: RunnerFactory = async (t) => ({
+      run: runProcess,
+      close: () => {},
+      root: t.checkout,
+    });
+    expect(verdicts(await marks(root, base, { runners: inPlace }))).toEqual({
+      "FR-001 marks": ["failed", "passed", "proven"],
+    });
   });
 });
 

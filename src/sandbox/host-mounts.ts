@@ -53,14 +53,28 @@ export interface LayoutInput {
   mountPoints: readonly string[];
   /** Git config files (absolute) whose sanitized copies are `stage/private/git-config-<i>`. */
   gitConfigs: readonly string[];
+  /** A private tree (`HostConfig.privateTree`): its upper layer, already laid out by `privateTree.ts`. */
+  tree?: PrivateTreeMount;
   tools?: HostTools;
 }
+
+/** The overlay a private tree is: the tree on disk as its only lower layer, the upper on the host's tmpfs. */
+export interface PrivateTreeMount {
+  upper: string;
+  work: string;
+  /** Relative paths the view leaves out: removed through the overlay, which records whiteouts in the upper. */
+  hide: readonly string[];
+}
+
+/** How many paths one `rm` is given: far below the kernel's limit on one command line. */
+const RM_BATCH = 256;
 
 export function layoutScript({
   stage,
   config,
   mountPoints,
   gitConfigs,
+  tree,
   tools = hostTools(),
 }: LayoutInput): string {
   const R = `${stage}/root`;
@@ -131,7 +145,29 @@ export function layoutScript({
       run: [mount, "-t", "tmpfs", "-o", `mode=0700,${owner}`, "cg-empty", at(d)],
     });
   }
-  steps.push([mount, "--bind", config.root, at(config.root)]);
+  if (tree === undefined) steps.push([mount, "--bind", config.root, at(config.root)]);
+  else {
+    // The tree on disk is the read-only lower layer: whatever a check writes lands in the
+    // upper, on this host's tmpfs, and goes with it. Right after the mount, before anything
+    // is mounted inside it, the left-out paths go: every directory above them is the
+    // upper's own (privateTree.ts made them), so no link in the tree steers the removal.
+    steps.push([
+      mount,
+      "-t",
+      "overlay",
+      "-o",
+      `lowerdir=${config.root},upperdir=${tree.upper},workdir=${tree.work}`,
+      "cg-tree",
+      at(config.root),
+    ]);
+    for (let i = 0; i < tree.hide.length; i += RM_BATCH) {
+      const paths = tree.hide.slice(i, i + RM_BATCH).map((p) => posix.join(at(config.root), p));
+      steps.push([tools.rm, "-rf", "--", ...paths]);
+    }
+  }
+  for (const w of config.writable ?? []) {
+    steps.push(ensureDir(at(w), tools), [mount, "--bind", w, at(w)]);
+  }
   for (const d of config.hiddenDirs) {
     steps.push({
       when: at(d),

@@ -17,6 +17,7 @@ import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
 import { compileExecutor, LanePool } from "./host-lanes.js";
 import { layoutScript, q, stageScript } from "./host-mounts.js";
+import { layPrivateTree } from "./private-tree.js";
 import {
   type HostConfig,
   HostConfigSchema,
@@ -385,7 +386,9 @@ function buildLayout(
     const text = readFileSync(file, "utf8");
     writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
-  sh(layoutScript({ stage, config, mountPoints, gitConfigs, tools }));
+  const tree =
+    config.privateTree !== undefined ? layPrivateTree(config, `${stage}/private`) : undefined;
+  sh(layoutScript({ stage, config, mountPoints, gitConfigs, ...(tree && { tree }), tools }));
   if (config.home !== undefined && config.homeGitconfig !== undefined) {
     // The private home starts with the runner's git identity and settings, never its credentials.
     const copy = posix.join(root, config.home, ".gitconfig");

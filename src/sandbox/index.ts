@@ -96,6 +96,25 @@ export interface SandboxOptions {
   network?: CheckNetwork;
   /** `per-check`: never an executor (tests of the fallbacks). Default: executors when possible. */
   executor?: "lane" | "per-check";
+  /**
+   * Show the tree as a private overlay (docs/security.md, "A private tree"):
+   * checks change only their own copy-on-write layer, the tree on disk is
+   * never written; `layer` (a tree-layer file) is laid on top first. Only
+   * where `privateTreeFits(root)`.
+   */
+  privateTree?: { layer?: string };
+  /** Directories outside the tree checks may write (a proof's results), each existing. */
+  writable?: readonly string[];
+}
+
+/**
+ * Whether a tree at `root` can be a private overlay: the overlay's options
+ * are one comma- and colon-separated string, so a path holding either (or a
+ * backslash, or a control character) cannot be named in it. Such trees are copied instead.
+ */
+export function privateTreeFits(root: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  return !/[,:\\\x00-\x1f]/.test(root);
 }
 
 export interface Sandbox {
@@ -324,6 +343,8 @@ function hostConfig(
     hiddenDirs: [...hiddenDirs],
     hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS, ...plan.git.credentialFiles],
     readOnly: protect,
+    ...(opts.privateTree !== undefined && { privateTree: privateTree(root, opts.privateTree) }),
+    ...(opts.writable !== undefined && { writable: opts.writable.map((w) => realpathSync(w)) }),
     memoryMb: opts.memoryMb,
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
     system: plan.system,
@@ -336,6 +357,12 @@ function hostConfig(
     ...(opts.executor !== undefined && { executor: opts.executor }),
   };
   return { config, plan };
+}
+
+function privateTree(root: string, asked: { layer?: string }): { layer?: string } {
+  if (!privateTreeFits(root))
+    throw new Error(`the tree's path cannot be an overlay's lower layer: ${JSON.stringify(root)}`);
+  return asked.layer === undefined ? {} : { layer: realpathSync(asked.layer) };
 }
 
 /**

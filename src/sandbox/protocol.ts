@@ -10,6 +10,15 @@ import { z } from "zod";
 export const HostConfigSchema = z.object({
   /** The working tree: the one directory checks may change. */
   root: z.string(),
+  /**
+   * Set: the tree is a private overlay (docs/security.md, "A private tree"):
+   * checks see `root` and change only their own upper layer, thrown away with
+   * the run, so the tree on disk is never written. `layer`: a tree-layer file
+   * (tree-layer.ts) laid on top first: files replaced, paths left out.
+   */
+  privateTree: z.object({ layer: z.string().optional() }).optional(),
+  /** Directories outside the tree checks may write, bound at their own paths (a proof's results). */
+  writable: z.array(z.string()).optional(),
   /** The uid/gid checks run as: the gate's own, so files they write stay the runner's. */
   uid: z.number().int().nonnegative(),
   gid: z.number().int().nonnegative(),

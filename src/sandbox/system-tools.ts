@@ -19,6 +19,7 @@ export const HOST_TOOL_NAMES = [
   "chown",
   "chmod",
   "ln",
+  "rm",
   "setpriv",
   "unshare",
   "env",

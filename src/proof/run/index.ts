@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { ChangedFile } from "../../github/types.js";
 import { type ProcessRunner, runProcess } from "../../process/run-process.js";
-import { openSandbox, type SandboxOptions } from "../../sandbox/index.js";
+import { openSandbox, privateTreeFits, type SandboxOptions } from "../../sandbox/index.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
 import type { ProofRun, ProveInput, TestProof } from "../types.js";
@@ -10,17 +10,37 @@ import { detectTestCommand } from "./detect.js";
 import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
 import { commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide } from "./side.js";
-import { listTree, openViews, type ProofViews, planBase } from "./view.js";
+import { type BaseContent, listTree, openViews, type ProofViews, planBase } from "./view.js";
 
 /** Default `test-timeout-seconds`, each runner invocation's bound: one constant, the inputs' own. */
 export { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 export { commandFromInput, PRESET_TEMPLATES, TEST_PRESETS, type TestPreset } from "./presets.js";
 export { settleWithProof } from "./settle.js";
 
-/** Where one side's commands run: a sandbox around `root` that may also read `reads`. */
-export type RunnerFactory = (tree: { root: string; reads: readonly string[] }) => Promise<{
+/**
+ * One side's tree, as a runner factory is asked for it: over the checkout
+ * as a private tree (the sandbox's copy-on-write view, nothing written to
+ * disk but one layer file), or as a temporary copy where no sandbox can hold one.
+ */
+export interface TreeRequest {
+  side: "head" | "base";
+  /** The checkout, a real path: a private tree's lower layer. */
+  checkout: string;
+  /** This side's tree-layer file (what the merge base changes, links made real), written when asked for; none: nothing to lay. */
+  layer: () => string | undefined;
+  /** This side's temporary copy, written when asked for. */
+  copy: () => string;
+  /** What the tree's ignored entries point at: outside the checkout (a private tree) or all (a copy). */
+  reads: { privateTree: readonly string[]; copy: readonly string[] };
+  /** The run's results directory, outside the tree: writable. */
+  results: string;
+}
+
+/** Where one side's commands run, and the tree they run in (`root`). */
+export type RunnerFactory = (tree: TreeRequest) => Promise<{
   run: ProcessRunner;
   close(): void;
+  root: string;
 }>;
 
 /** Everything `proveTests` needs besides the specs: the repository, the PR's changes, the inputs. */
@@ -54,24 +74,51 @@ export interface ProverContext {
 }
 
 /**
- * Each run inside a sandbox of its own around its tree, through the
- * sandbox's public entry: the tree read-write, the checkout's ignored
- * entries the tree links to (`node_modules`) read-only.
+ * Each run inside a sandbox of its own, through the sandbox's public entry.
+ * With a boundary, the tree is the checkout itself as a private tree
+ * (docs/security.md, "A private tree"): the base side's layer on top, every
+ * write the run makes its own and gone with it, so nothing is copied.
+ * Without one (or where the checkout's path cannot be an overlay's), a
+ * temporary copy, read-write, with the checkout's ignored entries it links
+ * to (`node_modules`) read-only. Either way the results directory is writable.
  */
 export function sandboxRunners(
-  options: Omit<SandboxOptions, "root" | "extraReads"> & { extraReads?: readonly string[] },
+  options: Omit<SandboxOptions, "root" | "extraReads" | "privateTree" | "writable"> & {
+    extraReads?: readonly string[];
+  },
 ): RunnerFactory {
-  return async ({ root, reads }) => {
-    const sandbox = await openSandbox({
-      ...options,
-      root,
-      extraReads: [...(options.extraReads ?? []), ...reads],
-    });
-    return { run: sandbox.run, close: () => sandbox.close() };
+  return async (tree) => {
+    const open = (root: string, reads: readonly string[], privateTree?: { layer?: string }) =>
+      openSandbox({
+        ...options,
+        root,
+        extraReads: [...(options.extraReads ?? []), ...reads],
+        writable: [tree.results],
+        ...(privateTree !== undefined && { privateTree }),
+      });
+    if (options.mode !== "off" && privateTreeFits(tree.checkout)) {
+      const layer = tree.layer();
+      const sandbox = await open(
+        tree.checkout,
+        tree.reads.privateTree,
+        layer === undefined ? {} : { layer },
+      );
+      if (sandbox.info.mechanism !== "none")
+        return { run: sandbox.run, close: () => sandbox.close(), root: tree.checkout };
+      // No boundary (or none that could lay the overlay): the copy, boundary or not as before.
+      sandbox.close();
+    }
+    const root = tree.copy();
+    const sandbox = await open(root, tree.reads.copy);
+    return { run: sandbox.run, close: () => sandbox.close(), root };
   };
 }
 
-const plainRunners: RunnerFactory = async () => ({ run: runProcess, close: () => {} });
+const plainRunners: RunnerFactory = async (tree) => ({
+  run: runProcess,
+  close: () => {},
+  root: tree.copy(),
+});
 
 /**
  * The requirement proof's test half (docs/proof.md): runs every mapped test
@@ -115,22 +162,32 @@ export async function proveTests(
 
   let views: ProofViews | undefined;
   try {
-    const listing = await listTree(ctx.root);
+    const checkout = realpathSync(ctx.root);
+    const listing = await listTree(checkout);
     const plan = planBase(ctx.changed, (p) => mapped.has(p) || isTestFile(p, globs));
     views = openViews({
-      checkout: ctx.root,
+      checkout,
       listing,
       ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
     });
-    const reads = views.reads;
-    const side = async (which: "head" | "base", tree: string): Promise<Invocation[]> => {
-      const runner = await runners({ root: tree, reads });
+    const v = views;
+    const side = async (which: "head" | "base", content?: BaseContent): Promise<Invocation[]> => {
+      const results = v.results(which);
+      const runner = await runners({
+        side: which,
+        checkout,
+        layer: () => v.layer(content),
+        copy: () => (content === undefined ? v.head() : v.base(content)),
+        reads: { privateTree: v.readsOutside, copy: v.reads },
+        results,
+      });
       try {
         return await runSide({
           side: which,
           command,
           files,
-          tree,
+          tree: runner.root,
+          results,
           run: runner.run,
           env: ctx.env,
           timeoutMs,
@@ -140,19 +197,20 @@ export async function proveTests(
         runner.close();
       }
     };
-    const head = await side("head", views.head());
-    // The base tree is written only now: nothing the head run did can reach into it.
-    let baseTree: string | undefined;
-    let baseError: string | undefined;
+    const head = await side("head");
+    // The base view is laid out only now: nothing the head run did can reach into it.
+    let base: Invocation[];
     try {
-      baseTree = await views.base({ commit: ctx.base, plan });
+      base = await side("base", await v.readBase({ commit: ctx.base, plan }));
     } catch (e) {
-      baseError = `the code before this change cannot be laid out: ${(e as Error).message}`;
+      base = [
+        unrun(
+          command,
+          files,
+          `the code before this change cannot be laid out: ${(e as Error).message}`,
+        ),
+      ];
     }
-    const base =
-      baseTree !== undefined
-        ? await side("base", baseTree)
-        : [unrun(command, files, baseError ?? "the base run did not run")];
     return settleAll(inputs, graded, all, head, base);
   } catch (e) {
     // The checkout could not be listed or copied: nothing ran.

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProcessOutcome, ProcessRunner } from "../../process/run-process.js";
 import type { ProofRun } from "../types.js";
@@ -21,6 +21,8 @@ export interface SideInput {
   files: readonly string[];
   /** The tree to run in (a proof view). */
   tree: string;
+  /** A fresh, empty directory outside the tree, which the run may write: its results files go there. */
+  results: string;
   run: ProcessRunner;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
@@ -40,10 +42,8 @@ const FIX_INPUT =
  */
 export async function runSide(input: SideInput): Promise<Invocation[]> {
   const out: Invocation[] = [];
-  const resultsDir = join(input.tree, ".contract-gate-proof");
-  // Fresh: a results file the pull request committed there is never read as this run's.
-  rmSync(resultsDir, { recursive: true, force: true });
-  mkdirSync(resultsDir, { recursive: true });
+  // Outside the tree and fresh (ProofViews.results): no file the pull request committed is read as this run's.
+  const resultsDir = input.results;
   let n = 0;
   for (const files of batches(input.command.preset, input.files)) {
     n++;

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { runGit } from "../../git/run.js";
 import type { ChangedFile } from "../../github/types.js";
+import { encodeLayer } from "../../sandbox/tree-layer.js";
 
 /**
  * The two trees the proof runs in, both temporary copies beside the
@@ -102,53 +103,109 @@ export function planBase(
 /** The most bytes one restored base file may have: past it the base view is not built. */
 export const MAX_BASE_FILE_BYTES = 64 * 1024 * 1024;
 
+/** What the base view changes: the merge-base versions of restored paths, and what it leaves out. */
+export interface BaseContent {
+  files: Map<string, { bytes: Uint8Array; mode: number }>;
+  hide: Set<string>;
+}
+
 export interface ProofViews {
-  /** The directory holding both trees. */
+  /** The directory holding the trees, layers and results. */
   dir: string;
-  /** Real paths the symlinked ignored entries point at: a sandbox must let checks read them. */
+  /** Real paths the copies' symlinked ignored entries point at: a sandbox must let checks read them. */
   reads: string[];
-  /** Writes the head tree; returns its path. */
+  /** Of `reads`, those outside the checkout: what a private tree over the checkout must add. */
+  readsOutside: string[];
+  /** A fresh, empty directory for one side's results file, outside every tree. */
+  results(side: "head" | "base"): string;
+  /**
+   * What the base view takes from the merge base. Throws with a message
+   * naming the file when a base version cannot be read (a symlink or
+   * submodule at base, too large).
+   */
+  readBase(from: { commit: string; plan: BasePlan }): Promise<BaseContent>;
+  /** Writes the head tree as a copy; returns its path. */
   head(): string;
   /**
-   * Writes the base tree; returns its path. Called after the head run, so no
-   * head test can reach into it. Throws with a message naming the file when
-   * a base version cannot be read (a symlink or submodule at base, too large).
+   * Writes the base tree as a copy; returns its path. Called after the head
+   * run, so no head test can reach into it.
    */
-  base(from: { commit: string; plan: BasePlan }): Promise<string>;
-  /** Removes both trees. */
+  base(content: BaseContent): string;
+  /**
+   * Writes one side's layer for a private tree over the checkout (the base
+   * view's files and left-out paths; for both sides, each ignored entry that
+   * links out of the checkout linked to its real path, as the copies link it,
+   * since a sandbox shows it at that path only); returns its path, or
+   * `undefined` when there is nothing to lay.
+   */
+  layer(content?: BaseContent): string | undefined;
+  /** Removes everything. */
   close(): void;
 }
 
-/** A new temporary directory for the two trees of one proof. */
+/** A new temporary directory for the trees of one proof. */
 export function openViews(opts: {
   checkout: string;
   listing: TreeListing;
   parent?: string;
 }): ProofViews {
   const dir = mkdtempSync(join(opts.parent ?? tmpdir(), "contract-gate-proof-"));
+  const reads = [...new Set(opts.listing.ignored.map((p) => realOr(join(opts.checkout, p))))];
+  const top = realOr(opts.checkout);
+  const outside = (r: string) => r !== top && !r.startsWith(`${top}/`);
+  const links: { path: string; target: string }[] = [];
+  for (const p of opts.listing.ignored) {
+    const from = join(opts.checkout, p);
+    const real = realOr(from);
+    if (outside(real) && isLink(from) && readlinkSync(from) !== real)
+      links.push({ path: p, target: real });
+  }
   return {
     dir,
-    reads: [...new Set(opts.listing.ignored.map((p) => realOr(join(opts.checkout, p))))],
+    reads,
+    readsOutside: reads.filter(outside),
+    results(side) {
+      const at = join(dir, `${side}-results`);
+      // Fresh: nothing an earlier run left there is read as this run's.
+      rmSync(at, { recursive: true, force: true });
+      mkdirSync(at);
+      return at;
+    },
+    async readBase(from) {
+      const files = await readBase(opts.checkout, from.commit, from.plan.restore);
+      // A path to restore that the merge base does not hold is left out, as the base has it:
+      // copied from head, the base run would run the PR's version of it.
+      const hide = new Set(from.plan.hide);
+      for (const p of from.plan.restore) if (!files.has(p)) hide.add(p);
+      return { files, hide };
+    },
     head() {
       const tree = join(dir, "head");
       materialize(opts.checkout, tree, opts.listing, new Map(), new Set());
       return tree;
     },
-    async base(from) {
-      const bytes = await readBase(opts.checkout, from.commit, from.plan.restore);
-      // A path to restore that the merge base does not hold is left out, as the base has it:
-      // copied from head, the base run would run the PR's version of it.
-      const hide = new Set(from.plan.hide);
-      for (const p of from.plan.restore) if (!bytes.has(p)) hide.add(p);
+    base(content) {
       const tree = join(dir, "base");
-      materialize(opts.checkout, tree, opts.listing, bytes, hide);
+      materialize(opts.checkout, tree, opts.listing, content.files, content.hide);
       return tree;
+    },
+    layer(content) {
+      if (content === undefined && links.length === 0) return undefined;
+      const at = join(dir, content === undefined ? "head.layer" : "base.layer");
+      const files = [...(content?.files ?? [])].map(([path, f]) => ({
+        path,
+        mode: f.mode,
+        bytes: f.bytes,
+      }));
+      const hide = [...(content?.hide ?? [])].sort();
+      writeFileSync(at, encodeLayer({ files, hide, links }), { mode: 0o600 });
+      return at;
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
-/** Both trees at once (tests, benches): `openViews`, then head and (when `base` is given) base. */
+/** Both copies at once (tests, benches): `openViews`, then head and (when `base` is given) base. */
 export async function buildViews(opts: {
   checkout: string;
   listing: TreeListing;
@@ -159,7 +216,7 @@ export async function buildViews(opts: {
   const views = openViews(opts);
   try {
     const head = views.head();
-    const base = opts.base ? await views.base(opts.base) : undefined;
+    const base = opts.base ? views.base(await views.readBase(opts.base)) : undefined;
     return {
       dir: views.dir,
       head,
@@ -182,12 +239,12 @@ async function readBase(
   checkout: string,
   commit: string,
   paths: readonly string[],
-): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
+): Promise<Map<string, { bytes: Uint8Array; mode: number }>> {
+  const out = new Map<string, { bytes: Uint8Array; mode: number }>();
   if (paths.length === 0) return out;
   const wanted = new Set(paths);
   const tree = await runGit(checkout, ["ls-tree", "-r", "-z", "--full-tree", commit]);
-  const blobs: { path: string; object: string }[] = [];
+  const blobs: { path: string; object: string; mode: number }[] = [];
   for (const entry of tree.toString("utf8").split("\0")) {
     const tab = entry.indexOf("\t");
     if (tab < 0) continue;
@@ -199,7 +256,7 @@ async function readBase(
         `${path} is not a regular file at the base (mode ${mode}): the base view cannot restore it`,
       );
     }
-    blobs.push({ path, object });
+    blobs.push({ path, object, mode: mode === "100755" ? 0o755 : 0o644 });
   }
   // Missing at the base (a change the diff reports but the merge base does not hold): left out.
   if (blobs.length === 0) return out;
@@ -226,7 +283,7 @@ async function readBase(
         `${b.path} is ${size} bytes at the base, over the ${MAX_BASE_FILE_BYTES}-byte limit of the base view`,
       );
     }
-    out.set(b.path, all.subarray(eol + 1, eol + 1 + Number(size)));
+    out.set(b.path, { bytes: all.subarray(eol + 1, eol + 1 + Number(size)), mode: b.mode });
     at = eol + 1 + Number(size) + 1;
   }
   return out;
@@ -237,7 +294,7 @@ function materialize(
   checkout: string,
   dest: string,
   listing: TreeListing,
-  replace: ReadonlyMap<string, Uint8Array>,
+  replace: ReadonlyMap<string, { bytes: Uint8Array; mode: number }>,
   hide: ReadonlySet<string>,
 ): void {
   const made = new Set<string>();
@@ -266,10 +323,10 @@ function materialize(
       symlinkSync(from, to); // a submodule's work tree
     else copyFileSync(from, to);
   }
-  for (const [rel, bytes] of replace) {
+  for (const [rel, f] of replace) {
     const to = join(dest, rel);
     dirOf(to);
-    writeFileSync(to, bytes);
+    writeFileSync(to, f.bytes, { mode: f.mode });
   }
   for (const rel of listing.ignored) link(join(checkout, rel), join(dest, rel), dirOf);
 }
@@ -279,6 +336,14 @@ function realOr(p: string): string {
     return realpathSync(p);
   } catch {
     return p;
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

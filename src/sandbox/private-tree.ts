@@ -1,0 +1,97 @@
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { posix } from "node:path";
+import type { PrivateTreeMount } from "./host-mounts.js";
+import type { HostConfig } from "./protocol.js";
+import { decodeLayer } from "./tree-layer.js";
+
+/**
+ * The upper layer of a private tree (docs/security.md, "A private tree"),
+ * laid out by the host, as root, in its private stage (a tmpfs no one else
+ * can reach) before the overlay is mounted: the layer's files written, and
+ * every directory above a written or left-out path made here, so the
+ * overlay shows the upper's own directory at each of them and nothing in
+ * the tree on disk (a symbolic link where a directory was) can steer a
+ * write or a removal elsewhere.
+ *
+ * Each directory the upper makes wears what the tree's directory wears
+ * (mode, owner), or is the check's own where the tree has none: the overlay
+ * shows the upper's attributes, and a root-owned directory would be one the
+ * check cannot write in. Files are the check's own, as a copy the gate
+ * writes would be.
+ */
+export function layPrivateTree(config: HostConfig, privateDir: string): PrivateTreeMount {
+  const upper = posix.join(privateDir, "tree-upper");
+  const work = posix.join(privateDir, "tree-work");
+  mkdirSync(work);
+  const lower = config.root;
+  mkdirSync(upper);
+  wear(upper, lowerDir(lower), config);
+  const layerPath = config.privateTree?.layer;
+  if (layerPath === undefined) return { upper, work, hide: [] };
+  const layer = decodeLayer(readFileSync(layerPath));
+  /** Directories made in the upper, relative; `""` is the upper itself. */
+  const made = new Set<string>([""]);
+  /** Of those, the ones the tree has as real directories all the way down from its top. */
+  const plainLower = new Set<string>([""]);
+  const ensure = (dir: string): void => {
+    if (made.has(dir)) return;
+    const parent = posix.dirname(dir) === "." ? "" : posix.dirname(dir);
+    ensure(parent);
+    // Below a path that is no directory in the tree, the tree is left unread: a link leads anywhere.
+    const like = plainLower.has(parent) ? lowerDir(posix.join(lower, dir)) : undefined;
+    if (like !== undefined) plainLower.add(dir);
+    const at = posix.join(upper, dir);
+    mkdirSync(at);
+    wear(at, like, config);
+    made.add(dir);
+  };
+  for (const f of layer.files) {
+    const dir = posix.dirname(f.path);
+    ensure(dir === "." ? "" : dir);
+    const at = posix.join(upper, f.path);
+    // wx: a path written twice (or a file where the layer made a directory) is an error, not an overwrite.
+    writeFileSync(at, f.bytes, { flag: "wx", mode: f.mode });
+    chmodSync(at, f.mode);
+    chownSync(at, config.uid, config.gid);
+  }
+  for (const l of layer.links ?? []) {
+    const dir = posix.dirname(l.path);
+    ensure(dir === "." ? "" : dir);
+    // Never followed here: a link in the upper only shadows what the tree has at its path.
+    symlinkSync(l.target, posix.join(upper, l.path));
+    lchownSync(posix.join(upper, l.path), config.uid, config.gid);
+  }
+  for (const p of layer.hide) {
+    const dir = posix.dirname(p);
+    ensure(dir === "." ? "" : dir);
+  }
+  return { upper, work, hide: layer.hide };
+}
+
+/** The tree's directory at `path` (mode, owner), unless it is none (absent, a link, a file). */
+function lowerDir(path: string): { mode: number; uid: number; gid: number } | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() ? { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function wear(
+  at: string,
+  like: { mode: number; uid: number; gid: number } | undefined,
+  config: HostConfig,
+): void {
+  chmodSync(at, like?.mode ?? 0o755);
+  chownSync(at, like?.uid ?? config.uid, like?.gid ?? config.gid);
+}

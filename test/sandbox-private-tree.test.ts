@@ -1,0 +1,165 @@
+/**
+ * A private tree (docs/security.md, "A private tree"): the sandbox shows the
+ * checkout itself, with a layer on top, and whatever a check writes stays in
+ * its own upper layer. Each defence runs its attack, beside a control that
+ * shows the attack lands where the defence is absent.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ProcessOutcome } from "../src/process/run-process.js";
+import { openSandbox, privateTreeFits } from "../src/sandbox/index.js";
+import { decodeLayer, encodeLayer } from "../src/sandbox/tree-layer.js";
+import { snapshot } from "./helpers/proof-run-repo.js";
+import { bash, sandboxOptions } from "./helpers/sandbox.js";
+import { tempDir, writeTree } from "./helpers/tmp.js";
+
+const CANARY = `cgcanary${randomBytes(6).toString("hex")}`;
+const canBoundary = process.platform === "linux" && process.getuid?.() === 0;
+
+function checkout(): string {
+  const root = tempDir("cg-private-tree-");
+  writeTree(root, {
+    "src/a.txt": "head\n",
+    "src/keep.txt": "keep\n",
+    "src/new.txt": "added by the PR\n",
+    "src/other.txt": "other\n",
+  });
+  execFileSync("git", ["init", "-q", root]);
+  execFileSync("git", [
+    "-C",
+    root,
+    "config",
+    "http.https://github.com/.extraheader",
+    `AUTHORIZATION: basic ${CANARY}`,
+  ]);
+  return root;
+}
+
+function layerFile(dir: string, layer: Parameters<typeof encodeLayer>[0]): string {
+  const at = join(tempDir("cg-layer-"), "x.layer");
+  writeFileSync(at, encodeLayer(layer));
+  return at;
+}
+
+const out = (o: ProcessOutcome) =>
+  o.kind === "exited" ? `${o.exitCode} ${o.stdout.trim()}` : `${o.kind}`;
+
+describe("tree layers", () => {
+  it("round-trip files, modes, hidden paths and links", () => {
+    const layer = {
+      files: [
+        { path: "a/b.txt", mode: 0o644, bytes: Buffer.from("one") },
+        { path: "run.sh", mode: 0o755, bytes: Buffer.from("") },
+      ],
+      hide: ["gone.ts"],
+      links: [{ path: "node_modules", target: "/opt/deps/node_modules" }],
+    };
+    const back = decodeLayer(encodeLayer(layer));
+    expect(back.files.map((f) => [f.path, f.mode, Buffer.from(f.bytes).toString()])).toEqual([
+      ["a/b.txt", 0o644, "one"],
+      ["run.sh", 0o755, ""],
+    ]);
+    expect(back.hide).toEqual(["gone.ts"]);
+    expect(back.links).toEqual(layer.links);
+  });
+
+  it("refuse a path that leaves the tree or touches git, a size past the bytes, trailing bytes", () => {
+    const one = (path: string) =>
+      encodeLayer({ files: [{ path, mode: 0o644, bytes: Buffer.from("x") }], hide: [] });
+    for (const bad of [
+      "../x",
+      "/etc/passwd",
+      "a/../../x",
+      ".git/config",
+      "a/.git/hooks/x",
+      "a//b",
+      "",
+    ])
+      expect(() => decodeLayer(one(bad)), bad).toThrow(/may not write/);
+    expect(() => decodeLayer(encodeLayer({ files: [], hide: ["../up"] }))).toThrow(/may not touch/);
+    const cut = one("a");
+    expect(() => decodeLayer(cut.subarray(0, cut.length - 1))).toThrow(/does not fit/);
+    expect(() => decodeLayer(Buffer.concat([cut, Buffer.from("!")]))).toThrow(/past its last file/);
+    expect(privateTreeFits("/home/runner/work/a/a")).toBe(true);
+    expect(privateTreeFits("/tmp/a,b")).toBe(false);
+    expect(privateTreeFits("/tmp/a:b")).toBe(false);
+  });
+});
+
+describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
+  it("shows the layer over the checkout, keeps every write private, and git read-only and sanitized", async () => {
+    const root = checkout();
+    const before = snapshot(root);
+    const layer = layerFile(root, {
+      files: [{ path: "src/a.txt", mode: 0o755, bytes: Buffer.from("base\n") }],
+      hide: ["src/new.txt"],
+    });
+    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+    try {
+      expect(sandbox.info.mechanism).not.toBe("none");
+      const run = (s: string) => sandbox.run(bash(root, s)).then(out);
+      expect(await run("cat src/a.txt; test -x src/a.txt && echo exec")).toBe("0 base\nexec");
+      expect(await run("test -e src/new.txt && echo there || echo gone")).toBe("0 gone");
+      // The attack: change the checkout from inside.
+      expect(
+        await run("echo x > src/keep.txt && echo y > planted && rm src/other.txt && echo wrote"),
+      ).toBe("0 wrote");
+      expect(await run("cat src/keep.txt planted")).toBe("0 x\ny");
+      expect(await run(`grep -rqs ${CANARY} .git && echo PWNED || echo clean`)).toBe("0 clean");
+      expect(await run(": > .git/planted 2>/dev/null && echo PWNED || echo refused")).toBe(
+        "0 refused",
+      );
+    } finally {
+      sandbox.close();
+    }
+    expect(snapshot(root)).toEqual(before);
+
+    // Controls: the same tree without a private tree takes the writes, and the token is on disk.
+    const plain = await openSandbox(sandboxOptions(root));
+    try {
+      expect(out(await plain.run(bash(root, "echo x > src/keep.txt && echo y > planted")))).toBe(
+        "0 ",
+      );
+    } finally {
+      plain.close();
+    }
+    expect(readFileSync(join(root, "src/keep.txt"), "utf8")).toBe("x\n");
+    expect(existsSync(join(root, "planted"))).toBe(true);
+    expect(readFileSync(join(root, ".git/config"), "utf8")).toContain(CANARY);
+  });
+
+  it("a link in the checkout where the layer writes or hides cannot steer the host outside the tree", async () => {
+    const root = checkout();
+    const victim = tempDir("cg-victim-");
+    writeFileSync(join(victim, "x"), "keep me\n");
+    symlinkSync(victim, join(root, "sub"));
+    symlinkSync(victim, join(root, "only-hidden"));
+    mkdirSync(join(root, "real"));
+    symlinkSync(victim, join(root, "real/deeper"));
+    const layer = layerFile(root, {
+      files: [
+        { path: "sub/y", mode: 0o644, bytes: Buffer.from("planted\n") },
+        { path: "real/deeper/z", mode: 0o644, bytes: Buffer.from("planted\n") },
+      ],
+      hide: ["sub/x", "real/deeper/x", "only-hidden/x"],
+    });
+    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+    try {
+      expect(sandbox.info.mechanism).not.toBe("none");
+      expect(out(await sandbox.run(bash(root, "cat sub/y real/deeper/z; ls sub")))).toBe(
+        "0 planted\nplanted\ny",
+      );
+    } finally {
+      sandbox.close();
+    }
+    expect(readFileSync(join(victim, "x"), "utf8")).toBe("keep me\n");
+    expect(existsSync(join(victim, "y"))).toBe(false);
+    expect(existsSync(join(victim, "z"))).toBe(false);
+    // Control: the tree's own spelling of the path leads into the victim.
+    execFileSync("rm", ["-f", join(root, "sub/x")]);
+    expect(existsSync(join(victim, "x"))).toBe(false);
+  });
+});
