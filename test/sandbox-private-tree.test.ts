@@ -38,7 +38,7 @@ function checkout(): string {
   return root;
 }
 
-function layerFile(dir: string, layer: Parameters<typeof encodeLayer>[0]): string {
+function layerFile(layer: Parameters<typeof encodeLayer>[0]): string {
   const at = join(tempDir("cg-layer-"), "x.layer");
   writeFileSync(at, encodeLayer(layer));
   return at;
@@ -93,7 +93,7 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
   it("shows the layer over the checkout, keeps every write private, and git read-only and sanitized", async () => {
     const root = checkout();
     const before = snapshot(root);
-    const layer = layerFile(root, {
+    const layer = layerFile({
       files: [{ path: "src/a.txt", mode: 0o755, bytes: Buffer.from("base\n") }],
       hide: ["src/new.txt"],
     });
@@ -139,7 +139,7 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
     symlinkSync(victim, join(root, "only-hidden"));
     mkdirSync(join(root, "real"));
     symlinkSync(victim, join(root, "real/deeper"));
-    const layer = layerFile(root, {
+    const layer = layerFile({
       files: [
         { path: "sub/y", mode: 0o644, bytes: Buffer.from("planted\n") },
         { path: "real/deeper/z", mode: 0o644, bytes: Buffer.from("planted\n") },
