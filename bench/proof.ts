@@ -1,20 +1,26 @@
 // Benchmark: the requirement proof's test half (src/proof/run/).
 // 1. The base view for a PR that changes 1,000 source files (of 1,200): the
-//    listing, the merge-base reads and the base tree; target ≤ 200 ms.
+//    merge-base reads and the base tree; target ≤ 200 ms. Inside the sandbox
+//    (root or sudo -n here, and the bundle built) it is a private tree: the
+//    gate's reads and one layer file, plus what laying the layer adds to the
+//    host's start (a start with the layer minus one without); as a copy
+//    (no boundary), every file of the tree written to the temp directory.
 // 2. proveTests on 100 mapped vitest tests in a 200-file project, half of
 //    whose sources the PR changed: the gate's overhead beyond the two runner
 //    invocations (wall time minus the runs' own durations); target ≤ 1 s.
 // Run by `npm run bench` (through tsx: it imports src/). Best of a few runs.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openGit } from "../src/git/index.js";
-import { proveTests } from "../src/proof/run/index.js";
+import { proveTests, type RunnerFactory, sandboxRunners } from "../src/proof/run/index.js";
 import { listTree, openViews, planBase } from "../src/proof/run/view.js";
 import { isTestFile } from "../src/proof/test-files.js";
+import { openSandbox } from "../src/sandbox/index.js";
+import { SANDBOX_HOST_ARG } from "../src/sandbox/protocol.js";
 
 const NODE_MODULES = fileURLToPath(new URL("../node_modules", import.meta.url));
 
@@ -52,6 +58,16 @@ function repo(
 }
 
 const best = (xs: number[]) => Math.min(...xs);
+
+/** The bundle's sandbox host, where this machine gives a boundary (root, or sudo -n). */
+function sandboxHost(): string[] | undefined {
+  const bundle = fileURLToPath(new URL("../dist/cli/index.js", import.meta.url));
+  if (process.platform !== "linux" || !existsSync(bundle)) return undefined;
+  const root = process.getuid?.() === 0;
+  if (!root && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status !== 0)
+    return undefined;
+  return [process.execPath, bundle, SANDBOX_HOST_ARG];
+}
 /** Where the trees go (the gate's `tempDir`): BENCH_PROOF_TMP, default the system's temp directory. */
 const parent = process.env.BENCH_PROOF_TMP || tmpdir();
 let failed = false;
@@ -78,7 +94,7 @@ let failed = false;
     const t1 = performance.now();
     views.head();
     const t2 = performance.now();
-    await views.base({ commit: sha, plan });
+    views.base(await views.readBase({ commit: sha, plan }));
     const t3 = performance.now();
     views.close();
     listingMs.push(t1 - t0);
@@ -86,9 +102,60 @@ let failed = false;
     baseMs.push(t3 - t2);
   }
   console.log(
-    `proof base view: ${changed.length} changed files of 1,200, in ${parent}: base tree ${best(baseMs).toFixed(0)} ms (head tree ${best(headMs).toFixed(0)} ms, listing ${best(listingMs).toFixed(0)} ms); target ≤ 200 ms`,
+    `proof base view as a copy (no sandbox): ${changed.length} changed files of 1,200, in ${parent}: base tree ${best(baseMs).toFixed(0)} ms (head tree ${best(headMs).toFixed(0)} ms, listing ${best(listingMs).toFixed(0)} ms)`,
   );
-  if (best(baseMs) > 200) failed = true;
+  const host = sandboxHost();
+  if (host === undefined) {
+    console.log(
+      "proof base view as a private tree: skipped (no boundary here, or no bundle: npm run bundle); the copy's figure stands against the target ≤ 200 ms",
+    );
+    if (best(baseMs) > 200) failed = true;
+  } else {
+    const gateMs: number[] = [];
+    const withLayer: { ms: number; viewMs: number }[] = [];
+    const without: { ms: number; viewMs: number }[] = [];
+    const listing = await listTree(root);
+    const plan = planBase(changed, (p) => isTestFile(p));
+    const open = async (layer?: string) => {
+      const t = performance.now();
+      const sandbox = await openSandbox({
+        mode: "required",
+        root,
+        env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), "cg-bench-home-")) },
+        hostCommand: host,
+        memoryMb: 4096,
+        privateTree: layer === undefined ? {} : { layer },
+      });
+      const ms = performance.now() - t;
+      sandbox.close();
+      if (sandbox.info.mechanism === "none" || sandbox.viewMs === undefined)
+        throw new Error(`no boundary: ${sandbox.info.warning}`);
+      return { ms, viewMs: sandbox.viewMs };
+    };
+    for (let k = 0; k < 5; k++) {
+      const views = openViews({ checkout: root, listing, parent });
+      const t0 = performance.now();
+      const layer = views.layer(await views.readBase({ commit: sha, plan }));
+      gateMs.push(performance.now() - t0);
+      // Alternating which goes first, so drift in the machine's load falls on both.
+      if (k % 2 === 0) {
+        withLayer.push(await open(layer));
+        without.push(await open());
+      } else {
+        without.push(await open());
+        withLayer.push(await open(layer));
+      }
+      views.close();
+    }
+    const view = (xs: { viewMs: number }[]) => best(xs.map((x) => x.viewMs));
+    const start = (xs: { ms: number }[]) => best(xs.map((x) => x.ms));
+    const hostMs = Math.max(0, view(withLayer) - view(without));
+    const total = best(gateMs) + hostMs;
+    console.log(
+      `proof base view as a private tree (inside the sandbox): ${total.toFixed(0)} ms = gate ${best(gateMs).toFixed(0)} ms (merge-base reads, one layer file) + host ${hostMs.toFixed(0)} ms (the host's view built in ${view(withLayer).toFixed(0)} ms with the layer, ${view(without).toFixed(0)} ms without; whole host start ${start(withLayer).toFixed(0)} / ${start(without).toFixed(0)} ms); target ≤ 200 ms`,
+    );
+    if (total > 200) failed = true;
+  }
   rmSync(root, { recursive: true, force: true });
 }
 
@@ -211,25 +278,52 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
     entries,
     changed: new Set(entries.slice(0, 50).map((e) => e.requirement.id)),
   };
-  const overheads: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const t = performance.now();
-    const out = await proveTests([input], {
-      root,
-      base: sha,
-      changed,
-      testCommand: `cp '${xml}' {junit} # {files}`,
-      env: { PATH: process.env.PATH },
-      signal: new AbortController().signal,
-      tempDir: parent,
-    });
-    const proof = out.get(contract)!;
-    overheads.push(performance.now() - t - proof.runs.reduce((s, r) => s + r.durationMs, 0));
-  }
+  const measure = async (runners?: RunnerFactory) => {
+    const overheads: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const t = performance.now();
+      const out = await proveTests([input], {
+        root,
+        base: sha,
+        changed,
+        testCommand: `cp '${xml}' {junit} # {files}`,
+        env: { PATH: process.env.PATH },
+        signal: new AbortController().signal,
+        tempDir: parent,
+        ...(runners !== undefined && { runners }),
+      });
+      const proof = out.get(contract)!;
+      if (proof.runs.some((r) => r.error)) {
+        console.log(
+          `proof bench: a run failed: ${proof.runs.map((r) => r.error?.message).join("; ")}`,
+        );
+        failed = true;
+      }
+      overheads.push(performance.now() - t - proof.runs.reduce((s, r) => s + r.durationMs, 0));
+    }
+    return best(overheads);
+  };
+  const plain = await measure();
   console.log(
-    `proof overhead with a no-op runner (100 mapped tests, 200 files, 50 changed, trees in ${parent}): ${best(overheads).toFixed(0)} ms; target ≤ 1,000 ms`,
+    `proof overhead with a no-op runner (100 mapped tests, 200 files, 50 changed), copies in ${parent}, no sandbox: ${plain.toFixed(0)} ms; target ≤ 1,000 ms`,
   );
-  if (best(overheads) > 1000) failed = true;
+  if (plain > 1000) failed = true;
+  const host = sandboxHost();
+  if (host !== undefined) {
+    const sandboxed = await measure(
+      sandboxRunners({
+        mode: "required",
+        env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), "cg-bench-home-")) },
+        hostCommand: host,
+        memoryMb: 4096,
+        extraReads: [dirname(xml)],
+      }),
+    );
+    console.log(
+      `proof overhead with a no-op runner, inside the sandbox (a private tree per side, two host starts included): ${sandboxed.toFixed(0)} ms; target ≤ 1,000 ms`,
+    );
+    if (sandboxed > 1000) failed = true;
+  }
   rmSync(root, { recursive: true, force: true });
 }
 

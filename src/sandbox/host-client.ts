@@ -26,6 +26,7 @@ export type HostStart =
       cgroupError?: string;
       executor: "lane" | "per-check";
       executorError?: string;
+      viewMs?: number;
     }
   | { ok: false; error: string };
 
@@ -113,6 +114,7 @@ export class HostConnection {
             ...(event.cgroupError !== undefined && { cgroupError: event.cgroupError }),
             executor: event.executor ?? "per-check",
             ...(event.executorError !== undefined && { executorError: event.executorError }),
+            ...(event.viewMs !== undefined && { viewMs: event.viewMs }),
           });
         } else if (event.ev === "fatal") {
           if (!started) resolve({ ok: false, error: event.message });

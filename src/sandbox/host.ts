@@ -48,13 +48,16 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
   let ip: string | undefined;
   let executor: string | undefined;
   let executorError: string | undefined;
+  let viewMs = 0;
   try {
     config = HostConfigSchema.parse(JSON.parse(rawConfig));
     // Resolved once, from the system PATH only: nothing the host runs is looked up again.
     tools = hostTools();
     stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
     // The executor compiles (in the host's private stage) while the view is built.
+    const viewStart = performance.now();
     const compiled = buildLayout(stage, config, tools, config.executor !== "per-check");
+    viewMs = Math.round((performance.now() - viewStart) * 10) / 10;
     const cg = openCgroups(config.memoryMb, config.pidsMax);
     if (cg.ok) cgroups = cg.host;
     else cgroupError = cg.error;
@@ -267,6 +270,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     ...(cgroupError !== undefined && { cgroupError }),
     executor: lanes ? "lane" : "per-check",
     ...(executorError !== undefined && { executorError }),
+    viewMs,
   });
 }
 

@@ -119,6 +119,8 @@ export function privateTreeFits(root: string): boolean {
 
 export interface Sandbox {
   info: SandboxInfo;
+  /** How long the host took to build the checks' view (benches); absent without a boundary. */
+  viewMs?: number;
   /** Runs every command of a check; under `required` without a boundary, refuses. */
   run: ProcessRunner;
   close(): void;
@@ -274,6 +276,7 @@ async function findBoundary(
       },
       run,
       close: () => host.close(),
+      ...(started.viewMs !== undefined && { viewMs: started.viewMs }),
     },
   };
 }

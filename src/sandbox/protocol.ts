@@ -89,6 +89,8 @@ export const HostEventSchema = z.discriminatedUnion("ev", [
     executor: z.enum(["lane", "per-check"]).optional(),
     /** Why there is no lane executor (no C compiler): checks still run, per check. */
     executorError: z.string().optional(),
+    /** How long the checks' view took to build, a private tree's layer included (benches). */
+    viewMs: z.number().nonnegative().optional(),
   }),
   z.object({ ev: z.literal("fatal"), message: z.string() }),
   z.object({

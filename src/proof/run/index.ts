@@ -8,7 +8,7 @@ import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
 import type { ProofRun, ProveInput, TestProof } from "../types.js";
 import { detectTestCommand } from "./detect.js";
 import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
-import { commandFromInput, type TestCommand } from "./presets.js";
+import { batches, commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide } from "./side.js";
 import { type BaseContent, listTree, openViews, type ProofViews, planBase } from "./view.js";
 
@@ -34,6 +34,8 @@ export interface TreeRequest {
   reads: { privateTree: readonly string[]; copy: readonly string[] };
   /** The run's results directory, outside the tree: writable. */
   results: string;
+  /** How many runner invocations this side makes (one, or one per file for Node). */
+  invocations: number;
 }
 
 /** Where one side's commands run, and the tree they run in (`root`). */
@@ -90,6 +92,8 @@ export function sandboxRunners(
   return async (tree) => {
     const open = (root: string, reads: readonly string[], privateTree?: { layer?: string }) =>
       openSandbox({
+        // One invocation: a lane executor's compile costs more than the one check it would speed up.
+        ...(tree.invocations <= 1 && { executor: "per-check" as const }),
         ...options,
         root,
         extraReads: [...(options.extraReads ?? []), ...reads],
@@ -171,7 +175,9 @@ export async function proveTests(
       ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
     });
     const v = views;
-    const side = async (which: "head" | "base", content?: BaseContent): Promise<Invocation[]> => {
+    const invocations = batches(command.preset, files).length;
+    type Side = { runner: Awaited<ReturnType<RunnerFactory>>; results: string };
+    const open = async (which: "head" | "base", content?: BaseContent): Promise<Side> => {
       const results = v.results(which);
       const runner = await runners({
         side: which,
@@ -180,37 +186,55 @@ export async function proveTests(
         copy: () => (content === undefined ? v.head() : v.base(content)),
         reads: { privateTree: v.readsOutside, copy: v.reads },
         results,
+        invocations,
       });
+      return { runner, results };
+    };
+    const runOn = async (which: "head" | "base", side: Side): Promise<Invocation[]> => {
       try {
         return await runSide({
           side: which,
           command,
           files,
-          tree: runner.root,
-          results,
-          run: runner.run,
+          tree: side.runner.root,
+          results: side.results,
+          run: side.runner.run,
           env: ctx.env,
           timeoutMs,
           signal: ctx.signal,
         });
       } finally {
-        runner.close();
+        side.runner.close();
       }
     };
-    const head = await side("head");
-    // The base view is laid out only now: nothing the head run did can reach into it.
-    let base: Invocation[];
+    const openBase = async (): Promise<
+      { ok: true; side: Side } | { ok: false; message: string }
+    > => {
+      try {
+        return { ok: true, side: await open("base", await v.readBase({ commit: ctx.base, plan })) };
+      } catch (e) {
+        return {
+          ok: false,
+          message: `the code before this change cannot be laid out: ${(e as Error).message}`,
+        };
+      }
+    };
+    const headSide = await open("head");
+    // A private tree (the head side runs over the checkout itself) keeps every write the
+    // head run makes in its own layer, and shows it neither git's objects nor the base's
+    // layer: nothing it does can reach the base view, so the base side's sandbox starts
+    // while it runs. A copy's run could write anywhere: there the base view is laid out
+    // only after it.
+    const early = headSide.runner.root === checkout ? openBase() : undefined;
+    let head: Invocation[];
     try {
-      base = await side("base", await v.readBase({ commit: ctx.base, plan }));
+      head = await runOn("head", headSide);
     } catch (e) {
-      base = [
-        unrun(
-          command,
-          files,
-          `the code before this change cannot be laid out: ${(e as Error).message}`,
-        ),
-      ];
+      void early?.then((b) => b.ok && b.side.runner.close());
+      throw e;
     }
+    const b = await (early ?? openBase());
+    const base = b.ok ? await runOn("base", b.side) : [unrun(command, files, b.message)];
     return settleAll(inputs, graded, all, head, base);
   } catch (e) {
     // The checkout could not be listed or copied: nothing ran.
