@@ -47,7 +47,7 @@ export type RunnerFactory = (tree: TreeRequest) => Promise<{
 
 /** Everything `proveTests` needs besides the specs: the repository, the PR's changes, the inputs. */
 export interface ProverContext {
-  /** The repository's top level (the checkout). Never written: both runs happen in copies. */
+  /** The repository's top level (the checkout). Never written: both runs see it through private trees or copies. */
   root: string;
   /** The merge base of the PR (`Git.mergeBase`): the code before this change. */
   base: string;

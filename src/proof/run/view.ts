@@ -17,17 +17,18 @@ import type { ChangedFile } from "../../github/types.js";
 import { encodeLayer } from "../../sandbox/tree-layer.js";
 
 /**
- * The two trees the proof runs in, both temporary copies beside the
- * checkout, so the checkout and its git index are never written, whatever
- * happens to the gate (the seed's evaluator swaps files in place and must
- * restore them; a copy has nothing to restore):
+ * The two trees the proof runs in, so the checkout and its git index are
+ * never written, whatever happens to the gate (the seed's evaluator swaps
+ * files in place and must restore them; these have nothing to restore):
  * - head: the checkout's files as they are;
  * - base: the same, with every non-test file the PR changed replaced by its
  *   merge-base version, added non-test files left out and deleted ones
  *   restored; test files (and every mapped test file) stay as at head.
- * Both get the checkout's ignored entries (`node_modules`, `.venv`, build
- * output) as symlinks, so what the checkout installed serves both runs and
- * the two trees differ only where the PR's source does.
+ * Inside the sandbox each is a private tree over the checkout (the base's
+ * changes as one layer file, `layer`); without one, a temporary copy beside
+ * the checkout (`head`, `base`) whose ignored entries (`node_modules`,
+ * `.venv`, build output) are symlinks, so what the checkout installed serves
+ * both runs and the two trees differ only where the PR's source does.
  */
 
 /** What the checkout holds: files git tracks or would add, and ignored entries (not descended into). */
