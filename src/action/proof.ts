@@ -92,7 +92,7 @@ export async function proveContracts(args: ProveArgs): Promise<ProofResult> {
         },
       }),
       options: settings.proof,
-      // The runs happen in copies of the checkout, each in a sandbox of its own, as checks are.
+      // Each run in a sandbox of its own, as checks are: a private tree over the checkout (a copy without a boundary).
       prover:
         args.prover ??
         runningTestProver(

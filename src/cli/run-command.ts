@@ -183,7 +183,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       options: proofOptions,
       env: credentialFreeEnv(io.env),
       runProcess: sandbox.run,
-      // The proof's runs happen in copies of the checkout, each in a sandbox of its own.
+      // Each of the proof's runs in a sandbox of its own: a private tree over the checkout (a copy without a boundary).
       prover: runningTestProver(sandboxRunners(sandboxOptions)),
       ...(io.signal ? { signal: io.signal } : {}),
     });
