@@ -46,7 +46,30 @@ export interface CriteriaBlock {
  * Why attributes on the current line belong to no criterion: the reader's
  * state when no criterion is open.
  */
-type Closed = { why: string };
+type Closed =
+  | { after: "start" }
+  | { after: "duplicate"; id: string; line: number }
+  | { after: "abandon" | "break"; line: number };
+
+/**
+ * The words for a `Closed` state, built only for an orphan attribute: the
+ * state changes on every ABANDON and list line, and a ledger holds 10^5.
+ */
+function whyClosed(closed: Closed): string {
+  switch (closed.after) {
+    case "start":
+      return "before the first criterion";
+    case "duplicate":
+      return `after criterion ${closed.id} on line ${closed.line}, refused as a duplicate id`;
+    case "abandon":
+      return `after the ABANDON on line ${closed.line}`;
+    case "break":
+      return `after line ${closed.line}, which starts a heading or list item that is not a criterion`;
+  }
+}
+
+const WHITE = /\s/;
+const TRAILING_COLON = /:$/;
 
 /**
  * Read every `## ACCEPTANCE CRITERIA` section line by line. The reader keeps
@@ -66,7 +89,7 @@ export function readCriteria(
     : sections;
   const byId = new Map<string, DraftCriterion>();
   for (const section of blocks) {
-    let open: DraftCriterion | Closed = { why: "before the first criterion" };
+    let open: DraftCriterion | Closed = { after: "start" };
     for (let i = section.index + 1; i < section.end; i++) {
       if (doc.hidden[i]) continue;
       // Block structure comes from the line as written; titles and reasons
@@ -83,9 +106,7 @@ export function readCriteria(
             if (!problems.full("duplicate-criterion-id", locate(doc, i))) {
               problems.push(duplicateId(doc, i, line.id, first));
             }
-            open = {
-              why: `after criterion ${line.id} on line ${i + 1}, refused as a duplicate id`,
-            };
+            open = { after: "duplicate", id: line.id, line: i + 1 };
             break;
           }
           const criterion: Criterion = {
@@ -109,7 +130,7 @@ export function readCriteria(
             }
           } else if (!owner) {
             if (!problems.full("orphan-attribute", locate(doc, i, line.column))) {
-              problems.push(orphan(doc, i, line.name, line.column, (open as Closed).why));
+              problems.push(orphan(doc, i, line.name, line.column, whyClosed(open as Closed)));
             }
             break;
           }
@@ -138,12 +159,12 @@ export function readCriteria(
           break;
         case "abandon": {
           const rest = (shown.kind === "abandon" ? shown.rest : line.rest).trim();
-          const space = rest.search(/\s/);
+          const space = rest.search(WHITE);
           const written = space === -1 ? rest : rest.slice(0, space);
-          const id = dialect.abandonIdColon ? written.replace(/:$/, "") : written;
+          const id = dialect.abandonIdColon ? written.replace(TRAILING_COLON, "") : written;
           const reason = space === -1 ? "" : rest.slice(space).trim();
           block.abandons.push({ index: i, id, reason });
-          open = { why: `after the ABANDON on line ${i + 1}` };
+          open = { after: "abandon", line: i + 1 };
           break;
         }
         case "break":
@@ -163,9 +184,7 @@ export function readCriteria(
               );
             }
           }
-          open = {
-            why: `after line ${i + 1}, which starts a heading or list item that is not a criterion`,
-          };
+          open = { after: "break", line: i + 1 };
           break;
         case "text":
           break;

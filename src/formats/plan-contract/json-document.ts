@@ -9,10 +9,13 @@ import {
   entryLine,
   isCurrent,
   isObjectEntry,
+  keyCount,
   keyEntries,
   keyEntryOf,
   keyText,
+  type OtherKeys,
   objectEntryIndexes,
+  otherKeysOf,
   ownedScan,
   repeatsAKey,
   type ScanResult,
@@ -53,6 +56,17 @@ export class JsonDocument {
     if (typeof last !== "string") return this.valueAt(path);
     return this.tree.keyAt(path, last) ?? this.valueAt(path);
   }
+
+  /**
+   * The keys of the object at `path` outside `allowed`, the first `max` of
+   * them in `Object.keys` order and how many in all, read from the tape;
+   * undefined when the tape cannot say (no object there, or some object of
+   * the text repeats a key) or need not (an object of at most `max` keys,
+   * whose `Object.keys` is cheap).
+   */
+  otherKeys(path: JsonPath, allowed: readonly string[], max: number): OtherKeys | undefined {
+    return this.tree.otherKeys(path, allowed, max);
+  }
 }
 
 /**
@@ -70,7 +84,10 @@ class TapeLocator {
     unique: boolean,
   ) {
     this.children = new ChildIndex(text, unique);
+    this.unique = unique;
   }
+
+  private readonly unique: boolean;
 
   private readonly children: ChildIndex;
 
@@ -121,6 +138,14 @@ class TapeLocator {
     if (!isObjectEntry(this.tape, entry)) return undefined;
     const value = this.child(entry, last);
     return value === -1 ? undefined : this.at(keyEntryOf(value));
+  }
+
+  otherKeys(path: JsonPath, allowed: readonly string[], max: number): OtherKeys | undefined {
+    if (!this.unique || this.walk(path, path.length) < path.length) return undefined;
+    const entry = path.length === 0 ? 0 : this.walkedEntries[path.length - 1]!;
+    const tape = this.tape;
+    if (!isObjectEntry(tape, entry) || keyCount(tape, entry, max) <= max) return undefined;
+    return otherKeysOf(this.text, tape, entry, allowed, max);
   }
 
   private at(entry: number): Location {

@@ -45,6 +45,7 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
     });
   }
 
+  const settle = new Settlements();
   const mapped = new Map<string, MapEntry>();
   // Indexed loops: a 1 MiB spec holds tens of thousands of requirements.
   const entries = model.map?.entries ?? [];
@@ -61,7 +62,7 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
       title: r.text,
       location: r.location,
       checks: [],
-      settled: settledByMap(mapped.get(r.id), r.id),
+      settled: settle.requirement(mapped.get(r.id), r.id),
     });
   }
   for (const a of model.acceptance) {
@@ -102,11 +103,52 @@ export function specCriteria(model: RequirementModel, needsClarification: boolea
   return out;
 }
 
-/** A requirement's settlement; the unmapped reason is built only when it is unmapped. */
-function settledByMap(entry: MapEntry | undefined, id: string): NonNullable<Criterion["settled"]> {
-  return entry === undefined
-    ? byMap(undefined, `${id} has no line in the ## Requirement Map`)
-    : byMap(entry, "");
+type Settled = NonNullable<Criterion["settled"]>;
+
+/**
+ * Requirements' settlements, kept as long as the criteria: each reason is
+ * one flat string (a template literal kept long-term is a chain of
+ * concatenation nodes, each copied by every garbage collection it lives
+ * through, and a 1 MiB spec holds tens of thousands of requirements), and
+ * requirements mapped to the same test share one settlement (nothing
+ * changes a settlement once made).
+ */
+class Settlements {
+  private readonly byTest = new Map<string, Map<string, Settled>>();
+
+  /** A requirement's settlement; the unmapped reason is built only when it is unmapped. */
+  requirement(entry: MapEntry | undefined, id: string): Settled {
+    if (entry === undefined) {
+      return {
+        status: "manual",
+        blocking: false,
+        reason: ["not proved: ", id, " has no line in the ## Requirement Map"].join(""),
+      };
+    }
+    const target = entry.target;
+    if (target.kind === "manual") return byMap(entry, "");
+    let byName = this.byTest.get(target.file);
+    if (byName === undefined) {
+      byName = new Map();
+      this.byTest.set(target.file, byName);
+    }
+    let settled = byName.get(target.name);
+    if (settled === undefined) {
+      settled = {
+        status: "awaiting-proof",
+        blocking: false,
+        reason: [
+          "awaiting proof: mapped to ",
+          target.file,
+          " > ",
+          target.name,
+          ", which no proof has run yet",
+        ].join(""),
+      };
+      byName.set(target.name, settled);
+    }
+    return settled;
+  }
 }
 
 function byMap(entry: MapEntry | undefined, unmapped: string): NonNullable<Criterion["settled"]> {

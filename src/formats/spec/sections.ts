@@ -87,6 +87,18 @@ class Reader {
   constructor(private readonly sd: SpecDoc) {}
 
   /**
+   * Each requirement id as its requirement line spelled it, so a scenario's
+   * reference and a map line keep that one string instead of a copy of their
+   * own (the model outlives the parse: every string it keeps is copied by the
+   * garbage collector, and a 1 MiB spec names tens of thousands of ids).
+   */
+  private readonly ids = new Map<string, string>();
+
+  private id(id: string): string {
+    return this.ids.get(id) ?? id;
+  }
+
+  /**
    * Whether line `i` is shown and not blank: the section readers loop over
    * line numbers with it rather than over a list of them, since a 1 MiB spec
    * holds tens of thousands of lines and every object per line counts.
@@ -131,15 +143,21 @@ class Reader {
   }
 
   private refs(i: number, text: string, column: number, valid: RegExp): SpecReference[] {
-    const out: SpecReference[] = [];
+    let first: SpecReference | undefined;
+    let more: SpecReference[] | undefined;
     const { doc } = this.sd;
     const bad = idList(text, valid, (id, offset) => {
-      out.push({ id, location: locate(doc, i, column + offset) });
+      const ref = { id: this.id(id), location: locate(doc, i, column + offset) };
+      if (first === undefined) first = ref;
+      else if (more === undefined) more = [first, ref];
+      else more.push(ref);
     });
     if (bad !== undefined) {
       this.syntax(i, `${JSON.stringify(bad)} is not an id here`, column);
     }
-    return out;
+    // Most lists name one id: a literal of one has room for one, where a
+    // push onto [] reserves room for sixteen more, kept as long as the model.
+    return more ?? (first === undefined ? [] : [first]);
   }
 
   requirements(section: H2Section, model: RequirementModel): void {
@@ -172,6 +190,7 @@ class Reader {
         continue;
       }
       const { id, tag, text, column } = read.value;
+      if (!this.ids.has(id)) this.ids.set(id, id);
       const location = locate(this.sd.doc, i, column);
       last = tag === undefined ? { id, text, location } : { id, text, tag, location };
       model.requirements.push(last);
@@ -274,7 +293,8 @@ class Reader {
         if (!this.nearMissOf(i, mapLine, "map line")) this.syntax(i, read.why);
         continue;
       }
-      const { id, target } = read.value;
+      const { target } = read.value;
+      const id = this.id(read.value.id);
       if (target.kind === "test") {
         const reason = unsafePathReason(target.file);
         if (reason !== undefined) {

@@ -124,7 +124,9 @@ export function readTasks(sd: SpecDoc): TaskList {
       named?.add(path);
       paths.push({ id: path, location: locate(doc, index, column) });
     };
-    scanPaths(line, name);
+    // Paths are read from the description on: the checkbox, id and tags
+    // before it hold none, and a non-token character always ends them.
+    scanPaths(line, name, line.length - m[3]!.length);
     let k = i + 1;
     while (
       k < doc.lines.length &&
@@ -148,10 +150,14 @@ export function readTasks(sd: SpecDoc): TaskList {
     } else if (first === undefined) seen.set(id, i);
     const done = line[bracket + 1] !== " ";
     const removes = REMOVES.test(text);
+    // The list the scan pushed to has room for sixteen more paths: the task
+    // keeps an exact copy, since every slot it keeps is copied by each
+    // garbage collection it lives through (a 1 MiB list holds 10^4 tasks).
+    const kept = paths.length === 0 ? paths : paths.slice();
     tasks.push(
       story === undefined
-        ? { id, done, parallel, text, paths, removes, location: at }
-        : { id, done, parallel, story, text, paths, removes, location: at },
+        ? { id, done, parallel, text, paths: kept, removes, location: at }
+        : { id, done, parallel, story, text, paths: kept, removes, location: at },
     );
   }
   return { path: doc.path, tasks };
@@ -190,12 +196,17 @@ export function pathsIn(text: string): { path: string; column: number }[] {
  * keeps only the paths it has not named yet: a 1 MiB line naming one path
  * over and over builds one reference, not a list of every mention.
  */
-function scanPaths(text: string, visit: (path: string, column: number) => void): void {
-  if (text.indexOf("/") === -1 && text.indexOf(".") === -1) return;
+function scanPaths(
+  text: string,
+  visit: (path: string, column: number) => void,
+  /** Where to start: a token never spans it (the character before is no token character). */
+  from = 0,
+): void {
+  if (text.indexOf("/", from) === -1 && text.indexOf(".", from) === -1) return;
   // One scan over maximal runs of token characters; a task list the PR author
   // writes may hold a 1 MiB line of them, so no regex or copy per token but one.
   const n = text.length;
-  let i = 0;
+  let i = from;
   while (i < n) {
     if (!isTokenChar(text.charCodeAt(i))) {
       i++;
