@@ -27,6 +27,7 @@ export type HostStart =
       executor: "lane" | "per-check";
       executorError?: string;
       viewMs?: number;
+      treeMs?: number;
     }
   | { ok: false; error: string };
 
@@ -115,6 +116,7 @@ export class HostConnection {
             executor: event.executor ?? "per-check",
             ...(event.executorError !== undefined && { executorError: event.executorError }),
             ...(event.viewMs !== undefined && { viewMs: event.viewMs }),
+            ...(event.treeMs !== undefined && { treeMs: event.treeMs }),
           });
         } else if (event.ev === "fatal") {
           if (!started) resolve({ ok: false, error: event.message });

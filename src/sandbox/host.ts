@@ -49,6 +49,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
   let executor: string | undefined;
   let executorError: string | undefined;
   let viewMs = 0;
+  const timing = { treeMs: undefined as number | undefined };
   try {
     config = HostConfigSchema.parse(JSON.parse(rawConfig));
     // Resolved once, from the system PATH only: nothing the host runs is looked up again.
@@ -56,7 +57,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
     // The executor compiles (in the host's private stage) while the view is built.
     const viewStart = performance.now();
-    const compiled = buildLayout(stage, config, tools, config.executor !== "per-check");
+    const compiled = buildLayout(stage, config, tools, config.executor !== "per-check", timing);
     viewMs = Math.round((performance.now() - viewStart) * 10) / 10;
     const cg = openCgroups(config.memoryMb, config.pidsMax);
     if (cg.ok) cgroups = cg.host;
@@ -271,6 +272,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     executor: lanes ? "lane" : "per-check",
     ...(executorError !== undefined && { executorError }),
     viewMs,
+    ...(timing.treeMs !== undefined && { treeMs: timing.treeMs }),
   });
 }
 
@@ -371,6 +373,7 @@ function buildLayout(
   config: HostConfig,
   tools: HostTools,
   compile: boolean,
+  timing: { treeMs: number | undefined },
 ): ReturnType<typeof compileExecutor> | undefined {
   const sh = (text: string) =>
     execFileSync(tools.sh, ["-c", text], { stdio: ["ignore", "ignore", "pipe"], env: hostEnv() });
@@ -390,8 +393,10 @@ function buildLayout(
     const text = readFileSync(file, "utf8");
     writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
+  const treeStart = performance.now();
   const tree =
     config.privateTree !== undefined ? layPrivateTree(config, `${stage}/private`) : undefined;
+  if (tree !== undefined) timing.treeMs = Math.round((performance.now() - treeStart) * 10) / 10;
   sh(layoutScript({ stage, config, mountPoints, gitConfigs, ...(tree && { tree }), tools }));
   if (config.home !== undefined && config.homeGitconfig !== undefined) {
     // The private home starts with the runner's git identity and settings, never its credentials.

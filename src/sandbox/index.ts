@@ -121,6 +121,8 @@ export interface Sandbox {
   info: SandboxInfo;
   /** How long the host took to build the checks' view (benches); absent without a boundary. */
   viewMs?: number;
+  /** Of `viewMs`, laying a private tree's layer (benches). */
+  treeMs?: number;
   /** Runs every command of a check; under `required` without a boundary, refuses. */
   run: ProcessRunner;
   close(): void;
@@ -277,6 +279,7 @@ async function findBoundary(
       run,
       close: () => host.close(),
       ...(started.viewMs !== undefined && { viewMs: started.viewMs }),
+      ...(started.treeMs !== undefined && { treeMs: started.treeMs }),
     },
   };
 }

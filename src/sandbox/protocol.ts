@@ -91,6 +91,8 @@ export const HostEventSchema = z.discriminatedUnion("ev", [
     executorError: z.string().optional(),
     /** How long the checks' view took to build, a private tree's layer included (benches). */
     viewMs: z.number().nonnegative().optional(),
+    /** Of `viewMs`, how long a private tree's layer took to lay into the upper (benches). */
+    treeMs: z.number().nonnegative().optional(),
   }),
   z.object({ ev: z.literal("fatal"), message: z.string() }),
   z.object({
