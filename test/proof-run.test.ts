@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openGit } from "../src/git/index.js";
@@ -323,6 +323,60 @@ describe("proveTests inside the sandbox (each tree its own boundary)", () => {
       testCommand: "node",
     });
     expect(existsSync(join(outside.root, "cache/pwned"))).toBe(true);
+  });
+});
+
+describe("a side whose sandbox cannot start after an earlier side had one", () => {
+  // A host that starts until `mark` exists: the base side's host failing (it starts while
+  // the head's tests run) must not run the pull request's tests without the boundary.
+  const flaky = (mark: string) => [
+    "/bin/sh",
+    "-c",
+    `if [ -e '${mark}' ]; then exit 1; fi; exec "$@"`,
+    "sh",
+    ...HOST_FROM_SOURCE,
+  ];
+  const side = (root: string, results: string): Parameters<RunnerFactory>[0] => ({
+    side: "base",
+    checkout: realpathSync(root),
+    layer: () => undefined,
+    copy: () => root,
+    reads: { privateTree: [], copy: [] },
+    results,
+    invocations: 1,
+  });
+  const options = (mark: string) => ({
+    mode: "auto" as const,
+    env: { PATH: process.env.PATH, HOME: tempDir("cg-home-") },
+    hostCommand: flaky(mark),
+    memoryMb: 4096,
+  });
+  const attempt = async (factory: RunnerFactory, root: string) => {
+    const runner = await factory(side(root, tempDir("cg-results-")));
+    try {
+      return await runner.run({
+        file: "sh",
+        args: ["-c", "echo ran"],
+        cwd: runner.root,
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutMs: 60_000,
+      });
+    } finally {
+      runner.close();
+    }
+  };
+
+  it("is refused, never run unsandboxed (control: a first side without a boundary runs unsandboxed under auto)", async () => {
+    const root = tempDir("cg-flaky-");
+    const mark = join(tempDir("cg-mark-"), "fail");
+    const factory = sandboxRunners(options(mark));
+    expect((await attempt(factory, root)).kind).toBe("exited");
+    writeFileSync(mark, "");
+    expect((await attempt(factory, root)).kind).toBe("boundary");
+    // Control: nothing proven yet, `auto` falls back to no boundary and the command runs.
+    const fresh = sandboxRunners(options(mark));
+    const out = await attempt(fresh, root);
+    expect(out.kind === "exited" && out.stdout.trim()).toBe("ran");
   });
 });
 

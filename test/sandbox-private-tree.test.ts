@@ -86,11 +86,12 @@ describe("tree layers", () => {
     expect(privateTreeFits("/home/runner/work/a/a")).toBe(true);
     expect(privateTreeFits("/tmp/a,b")).toBe(false);
     expect(privateTreeFits("/tmp/a:b")).toBe(false);
+    expect(privateTreeFits('/tmp/a"b')).toBe(false);
   });
 });
 
 describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
-  it("shows the layer over the checkout, keeps every write private, and git read-only and sanitized", async () => {
+  it("shows the layer over the checkout, keeps every write private, and holds no git metadata (as a copy holds none)", async () => {
     const root = checkout();
     const before = snapshot(root);
     const layer = layerFile({
@@ -112,6 +113,10 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
       expect(await run(": > .git/planted 2>/dev/null && echo PWNED || echo refused")).toBe(
         "0 refused",
       );
+      // The checkout's index is the head's: at base it would list the pull request's files.
+      expect(
+        await run("ls -A .git | wc -l; git ls-files >/dev/null 2>&1 && echo repo || echo none"),
+      ).toBe("0 0\nnone");
     } finally {
       sandbox.close();
     }
@@ -120,6 +125,9 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
     // Controls: the same tree without a private tree takes the writes, and the token is on disk.
     const plain = await openSandbox(sandboxOptions(root));
     try {
+      expect(out(await plain.run(bash(root, "git ls-files >/dev/null && echo repo")))).toBe(
+        "0 repo",
+      );
       expect(out(await plain.run(bash(root, "echo x > src/keep.txt && echo y > planted")))).toBe(
         "0 ",
       );
@@ -129,6 +137,49 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
     expect(readFileSync(join(root, "src/keep.txt"), "utf8")).toBe("x\n");
     expect(existsSync(join(root, "planted"))).toBe(true);
     expect(readFileSync(join(root, ".git/config"), "utf8")).toContain(CANARY);
+  });
+
+  it("a left-out path the layer writes below (a directory the PR made a link) keeps the layer's files", async () => {
+    const root = checkout();
+    mkdirSync(join(root, "impl"));
+    writeFileSync(join(root, "impl/foo.txt"), "head\n");
+    symlinkSync("impl", join(root, "lib"));
+    const layer = layerFile({
+      files: [{ path: "lib/foo.txt", mode: 0o644, bytes: Buffer.from("base\n") }],
+      hide: ["lib", "impl/foo.txt"],
+    });
+    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+    try {
+      expect(sandbox.info.mechanism).not.toBe("none");
+      expect(out(await sandbox.run(bash(root, "ls lib; cat lib/foo.txt; ls impl | wc -l")))).toBe(
+        "0 foo.txt\nbase\n0",
+      );
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it("leaves out thousands of paths (more than one command line holds)", async () => {
+    const root = checkout();
+    const hide: string[] = [];
+    for (let i = 0; i < 1500; i++)
+      hide.push(`many/a-long-directory-name-for-the-limit/file-${i}.ts`);
+    writeTree(root, Object.fromEntries(hide.map((p) => [p, "x"])));
+    writeFileSync(join(root, "many/kept.ts"), "kept");
+    const layer = layerFile({ files: [], hide });
+    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+    try {
+      expect(sandbox.info.mechanism).not.toBe("none");
+      expect(
+        out(
+          await sandbox.run(
+            bash(root, "ls many/a-long-directory-name-for-the-limit | wc -l; cat many/kept.ts"),
+          ),
+        ),
+      ).toBe("0 0\nkept");
+    } finally {
+      sandbox.close();
+    }
   });
 
   it("a link in the checkout where the layer writes or hides cannot steer the host outside the tree", async () => {

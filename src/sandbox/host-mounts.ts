@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { HostConfig } from "./protocol.js";
 import { type HostTools, hostTools, SYSTEM_PATH } from "./system-tools.js";
@@ -64,10 +65,23 @@ export interface PrivateTreeMount {
   work: string;
   /** Relative paths the view leaves out: removed through the overlay, which records whiteouts in the upper. */
   hide: readonly string[];
+  /** A file listing them as absolute paths in the view, each ended by NUL (`writeHideList`). */
+  hideList: string;
 }
 
-/** How many paths one `rm` is given: far below the kernel's limit on one command line. */
-const RM_BATCH = 256;
+/** Writes `hide` as the view's absolute paths, NUL-ended, for `xargs -0`; returns the file. */
+export function writeHideList(
+  stage: string,
+  config: { root: string },
+  hide: readonly string[],
+): string {
+  const file = posix.join(stage, "private", "tree-hide");
+  const R = `${stage}/root`;
+  writeFileSync(file, hide.map((p) => `${posix.join(R, config.root, p)}\0`).join(""), {
+    mode: 0o600,
+  });
+  return file;
+}
 
 export function layoutScript({
   stage,
@@ -160,9 +174,12 @@ export function layoutScript({
       "cg-tree",
       at(config.root),
     ]);
-    for (let i = 0; i < tree.hide.length; i += RM_BATCH) {
-      const paths = tree.hide.slice(i, i + RM_BATCH).map((p) => posix.join(at(config.root), p));
-      steps.push([tools.rm, "-rf", "--", ...paths]);
+    // From a NUL-separated list file (`hideList`), never on the command line: the whole script
+    // is one argument, which the kernel caps at 128 KiB.
+    if (tree.hide.length > 0) {
+      steps.push({
+        raw: `${q(tools.xargs)} -0 -r ${q(tools.rm)} -rf -- < ${q(tree.hideList)}`,
+      });
     }
   }
   for (const w of config.writable ?? []) {

@@ -394,8 +394,7 @@ function buildLayout(
     writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
   const treeStart = performance.now();
-  const tree =
-    config.privateTree !== undefined ? layPrivateTree(config, `${stage}/private`) : undefined;
+  const tree = config.privateTree !== undefined ? layPrivateTree(config, stage) : undefined;
   if (tree !== undefined) timing.treeMs = Math.round((performance.now() - treeStart) * 10) / 10;
   sh(layoutScript({ stage, config, mountPoints, gitConfigs, ...(tree && { tree }), tools }));
   if (config.home !== undefined && config.homeGitconfig !== undefined) {

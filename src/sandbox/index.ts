@@ -110,11 +110,11 @@ export interface SandboxOptions {
 /**
  * Whether a tree at `root` can be a private overlay: the overlay's options
  * are one comma- and colon-separated string, so a path holding either (or a
- * backslash, or a control character) cannot be named in it. Such trees are copied instead.
+ * double quote, a backslash, or a control character) cannot be named in it. Such trees are copied instead.
  */
 export function privateTreeFits(root: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  return !/[,:\\\x00-\x1f]/.test(root);
+  return !/[,:"\\\x00-\x1f]/.test(root);
 }
 
 export interface Sandbox {
@@ -338,6 +338,21 @@ function hostConfig(
   const protect = (opts.protect ?? [])
     .map(real)
     .filter((p): p is string => p !== undefined && p !== root && !root.startsWith(`${p}/`));
+  // A private tree shows what a copy of it would hold, and a copy holds no git metadata:
+  // the tree's git directories and `.git` files are empty there (git finds no repository),
+  // since the checkout's index and HEAD are the head's, and at base they would list and
+  // serve the pull request's files (docs/security.md, "A private tree").
+  const inTree = (p: string) => p === root || p.startsWith(`${root}/`);
+  const tree = opts.privateTree !== undefined;
+  const git = {
+    dirs: plan.git.dirs.filter((d) => !(tree && inTree(d))),
+    files: plan.git.files.filter((f) => !(tree && inTree(f))),
+    configs: plan.git.configs.filter((c) => !(tree && inTree(c))),
+  };
+  if (tree) {
+    for (const d of plan.git.dirs) if (inTree(d)) hiddenDirs.add(d);
+  }
+  const hiddenGitFiles = tree ? plan.git.files.filter(inTree) : [];
   const config: HostConfig = {
     root,
     uid: opts.user?.uid ?? process.getuid?.() ?? 0,
@@ -347,7 +362,13 @@ function hostConfig(
     // holds them (a self-hosted runner under /opt, a sandbox-read), and are then covered.
     emptyDirs: runnerTemp ? [runnerTemp] : [],
     hiddenDirs: [...hiddenDirs],
-    hiddenFiles: [...files, ...secretFiles, ...ROOT_SOCKETS, ...plan.git.credentialFiles],
+    hiddenFiles: [
+      ...files,
+      ...secretFiles,
+      ...ROOT_SOCKETS,
+      ...plan.git.credentialFiles,
+      ...hiddenGitFiles,
+    ],
     readOnly: protect,
     ...(opts.privateTree !== undefined && { privateTree: privateTree(root, opts.privateTree) }),
     ...(opts.writable !== undefined && { writable: opts.writable.map((w) => realpathSync(w)) }),
@@ -355,9 +376,9 @@ function hostConfig(
     pidsMax: opts.pidsMax ?? DEFAULT_CHECK_PIDS,
     system: plan.system,
     binds: plan.binds,
-    gitDirs: plan.git.dirs,
-    gitFiles: plan.git.files,
-    gitConfigs: plan.git.configs,
+    gitDirs: git.dirs,
+    gitFiles: git.files,
+    gitConfigs: git.configs,
     ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
     network: opts.network ?? "host",
     ...(opts.executor !== undefined && { executor: opts.executor }),

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { posix } from "node:path";
-import type { PrivateTreeMount } from "./host-mounts.js";
+import { type PrivateTreeMount, writeHideList } from "./host-mounts.js";
 import type { HostConfig } from "./protocol.js";
 import { decodeLayer } from "./tree-layer.js";
 
@@ -28,7 +28,8 @@ import { decodeLayer } from "./tree-layer.js";
  * check cannot write in. Files are the check's own, as a copy the gate
  * writes would be.
  */
-export function layPrivateTree(config: HostConfig, privateDir: string): PrivateTreeMount {
+export function layPrivateTree(config: HostConfig, stage: string): PrivateTreeMount {
+  const privateDir = posix.join(stage, "private");
   const upper = posix.join(privateDir, "tree-upper");
   const work = posix.join(privateDir, "tree-work");
   mkdirSync(work);
@@ -36,7 +37,7 @@ export function layPrivateTree(config: HostConfig, privateDir: string): PrivateT
   mkdirSync(upper);
   wear(upper, lowerDir(lower), config);
   const layerPath = config.privateTree?.layer;
-  if (layerPath === undefined) return { upper, work, hide: [] };
+  if (layerPath === undefined) return { upper, work, hide: [], hideList: "" };
   const layer = decodeLayer(readFileSync(layerPath));
   /** Directories made in the upper, relative; `""` is the upper itself. */
   const made = new Set<string>([""]);
@@ -70,11 +71,22 @@ export function layPrivateTree(config: HostConfig, privateDir: string): PrivateT
     symlinkSync(l.target, posix.join(upper, l.path));
     lchownSync(posix.join(upper, l.path), config.uid, config.gid);
   }
+  const hide: string[] = [];
   for (const p of layer.hide) {
+    if (made.has(p)) {
+      // A left-out path the layer also writes below (the PR made a directory a link or a
+      // file): the upper's own directory already shadows what the tree has there, and
+      // removing it would take the layer's files with it. Where the tree has a real
+      // directory there the two cannot both hold: refused, and the side is copied instead.
+      if (plainLower.has(p))
+        throw new Error(`the tree layer both writes below and leaves out ${JSON.stringify(p)}`);
+      continue;
+    }
     const dir = posix.dirname(p);
     ensure(dir === "." ? "" : dir);
+    hide.push(p);
   }
-  return { upper, work, hide: layer.hide };
+  return { upper, work, hide, hideList: hide.length > 0 ? writeHideList(stage, config, hide) : "" };
 }
 
 /** The tree's directory at `path` (mode, owner), unless it is none (absent, a link, a file). */

@@ -20,6 +20,7 @@ export const HOST_TOOL_NAMES = [
   "chmod",
   "ln",
   "rm",
+  "xargs",
   "setpriv",
   "unshare",
   "env",

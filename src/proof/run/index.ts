@@ -89,6 +89,10 @@ export function sandboxRunners(
     extraReads?: readonly string[];
   },
 ): RunnerFactory {
+  // Once a side had a boundary, every later side must have one: under `auto` a host that
+  // failed to start (the base side's starts while the head's tests run, and those could
+  // starve it) would otherwise run the pull request's tests unsandboxed beside the token.
+  let proven = false;
   return async (tree) => {
     const open = (root: string, reads: readonly string[], privateTree?: { layer?: string }) =>
       openSandbox({
@@ -99,6 +103,10 @@ export function sandboxRunners(
         extraReads: [...(options.extraReads ?? []), ...reads],
         writable: [tree.results],
         ...(privateTree !== undefined && { privateTree }),
+        ...(proven && options.mode !== "off" && { mode: "required" as const }),
+      }).then((sandbox) => {
+        if (sandbox.info.mechanism !== "none") proven = true;
+        return sandbox;
       });
     if (options.mode !== "off" && privateTreeFits(tree.checkout)) {
       const layer = tree.layer();
