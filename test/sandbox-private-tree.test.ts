@@ -159,6 +159,22 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
     }
   });
 
+  it("a left-out path below a restored file (a file the PR made a directory) is gone with the directory", async () => {
+    const root = checkout();
+    writeTree(root, { "conf/a.ts": "head a\n", "conf/b.ts": "head b\n" });
+    const layer = layerFile({
+      files: [{ path: "conf", mode: 0o644, bytes: Buffer.from("base conf\n") }],
+      hide: ["conf/a.ts", "conf/b.ts"],
+    });
+    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+    try {
+      expect(sandbox.info.mechanism).not.toBe("none");
+      expect(out(await sandbox.run(bash(root, "test -f conf && cat conf")))).toBe("0 base conf");
+    } finally {
+      sandbox.close();
+    }
+  });
+
   it("leaves out thousands of paths (more than one command line holds)", async () => {
     const root = checkout();
     const hide: string[] = [];

@@ -71,8 +71,19 @@ export function layPrivateTree(config: HostConfig, stage: string): PrivateTreeMo
     symlinkSync(l.target, posix.join(upper, l.path));
     lchownSync(posix.join(upper, l.path), config.uid, config.gid);
   }
+  /** Paths the layer put a file or link at: the upper's entry hides all the tree has below. */
+  const laid = new Set([
+    ...layer.files.map((f) => f.path),
+    ...(layer.links ?? []).map((l) => l.path),
+  ]);
+  const underLaid = (p: string): boolean => {
+    for (let d = posix.dirname(p); d !== "."; d = posix.dirname(d)) if (laid.has(d)) return true;
+    return false;
+  };
   const hide: string[] = [];
   for (const p of layer.hide) {
+    // Below a restored file (the PR turned the file into a directory): gone with it already.
+    if (underLaid(p)) continue;
     if (made.has(p)) {
       // A left-out path the layer also writes below (the PR made a directory a link or a
       // file): the upper's own directory already shadows what the tree has there, and
