@@ -5,16 +5,16 @@
 // the bundle size. Run by `npm run bench` (through tsx: the stand-in is TypeScript).
 // Targets: overhead ≤ 2 s; requests ≤ 10 + ⌈annotations/50⌉ + ⌈files/100⌉;
 // no contracts → exit ≤ 300 ms; dist/index.js ≤ 2 MB.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { examplePayload } from "../test/github/payloads.js";
 import { ACTIONS_TOKEN, startStandIn } from "../test/github/standin.js";
+import { type BundleRun, DIST, runBundle, writeProbe } from "./lib-action.js";
 
-const DIST = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const PROBE = writeProbe(join(tmpdir(), `cg-bench-maxrss-${process.pid}.mjs`));
 const CONTRACTS = 100;
 const TASKS = 3;
 const CHECKS_PER_TASK = 10;
@@ -63,41 +63,12 @@ function contract(phase: number, planHash: string): string {
 }
 
 /** Run dist/index.js like the runner; the child reports its own peak RSS on exit. */
-function runAction(
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; wallMs: number; rssMb: number; cpuMs: number; stdout: string }> {
+function runAction(env: NodeJS.ProcessEnv): Promise<BundleRun> {
   // Run the bundle as the runner does (`node dist/index.js`): the gate derives
-  // its sandbox host's command from argv[1]. The probe, preloaded, reports the
-  // gate's own peak RSS (not the host's, which runs the same bundle).
-  const probe = join(tmpdir(), `cg-bench-maxrss-${process.pid}.mjs`);
-  writeFileSync(
-    probe,
-    'if (!process.argv.includes("--contract-gate-sandbox-host")) process.on("exit", () => { const u = process.resourceUsage(); process.stderr.write("\\n@@maxrss " + u.maxRSS + " " + Math.round((u.userCPUTime + u.systemCPUTime) / 1000) + "\\n"); });\n',
-  );
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    // BENCH_NODE_ARGS: extra node flags for the gate, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-    const child = spawn(process.execPath, [...extra, "--import", pathToFileURL(probe).href, DIST], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const m = /@@maxrss (\d+) (\d+)/.exec(stderr);
-      const rssMb = m ? Number(m[1]) / 1024 : Number.NaN;
-      resolve({ code, wallMs, rssMb, cpuMs: m ? Number(m[2]) : Number.NaN, stdout });
-    });
-  });
+  // its sandbox host's command from argv[1].
+  // BENCH_NODE_ARGS: extra node flags for the gate, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return runBundle(PROBE, env, { nodeArgs });
 }
 
 function runnerEnv(

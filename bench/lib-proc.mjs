@@ -2,7 +2,7 @@
 // in a child process and time it. Like measure.mjs, the child reports its own
 // peak RSS (process.resourceUsage) on exit, so the figure is the child's, not
 // the benchmark driver's. A shell baseline's peak RSS comes from GNU time.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -169,4 +169,16 @@ export function oracleContractHead(name) {
     "",
     "## ACCEPTANCE CRITERIA",
   ];
+}
+
+/** `git init` and one commit of everything in `root`, isolated from the machine's git config. */
+export function commitRepo(root) {
+  const git = (...a) =>
+    execFileSync("git", a, {
+      cwd: root,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "bench");
 }

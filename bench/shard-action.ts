@@ -8,13 +8,14 @@
 // `publish` stages; the merge job's is its `merge` stage (reading and checking
 // the reports) plus the same two. Also both jobs' wall time and peak RSS.
 // Run `npm run bundle` first. BENCH_SHARD_ACTION_CONTRACTS, _RUNS: scale, repeats.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { examplePayload } from "../test/github/payloads.js";
 import { ACTIONS_TOKEN, startStandIn } from "../test/github/standin.js";
+import { type BundleRun, runBundle, writeProbe } from "./lib-action.js";
 import { planContract, planHash } from "./lib-proc.mjs";
 
 // BENCH_SHARD_ACTION_DIST: another build of the action (a baseline) in place of dist/index.js.
@@ -28,11 +29,7 @@ const SHARDS = 4;
 
 const root = mkdtempSync(join(tmpdir(), "cg-bench-shard-action-"));
 // The child reports its own peak RSS on exit (as bench/action.ts), preloaded.
-const probe = join(root, "maxrss.mjs");
-writeFileSync(
-  probe,
-  'if (!process.argv.includes("--contract-gate-sandbox-host")) process.on("exit", () => process.stderr.write("\\n@@maxrss " + process.resourceUsage().maxRSS + "\\n"));\n',
-);
+const probe = writeProbe(join(root, "maxrss.mjs"));
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, {
     cwd,
@@ -73,13 +70,7 @@ const payload = examplePayload("pull_request", "opened", {
 });
 (payload as { pull_request: { changed_files: number } }).pull_request.changed_files = files.length;
 
-interface Run {
-  code: number | null;
-  wallMs: number;
-  stdout: string;
-  stderr: string;
-  temp: string;
-}
+type Run = BundleRun & { temp: string };
 
 /** The bundled action on the pull request, against a fresh stand-in, as the runner starts it. */
 async function gate(inputs: Record<string, string>): Promise<Run> {
@@ -111,38 +102,13 @@ async function gate(inputs: Record<string, string>): Promise<Run> {
     env[`INPUT_${k.toUpperCase()}`] = v;
   }
   try {
-    return await new Promise<Run>((resolve, reject) => {
-      const start = process.hrtime.bigint();
-      const child = spawn(process.execPath, ["--import", pathToFileURL(probe).href, DIST], {
-        cwd: repo,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => {
-        stdout += d;
-      });
-      child.stderr.on("data", (d) => {
-        stderr += d;
-      });
-      child.on("error", reject);
-      child.on("close", (code) =>
-        resolve({
-          code,
-          wallMs: Number(process.hrtime.bigint() - start) / 1e6,
-          stdout,
-          stderr,
-          temp,
-        }),
-      );
-    });
+    return { ...(await runBundle(probe, env, { cwd: repo, dist: DIST })), temp };
   } finally {
     await standIn.close();
   }
 }
 
-const rss = (r: Run) => Number(/@@maxrss (\d+)/.exec(r.stderr)?.[1]) / 1024;
+const rss = (r: Run) => r.rssMb;
 /** The action's stage timings (`::debug::contract-gate: stage NAME: N ms`), summed over `names`. */
 const stages = (r: Run, names: string[]) => {
   let total = 0;

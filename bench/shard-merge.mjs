@@ -8,12 +8,11 @@
 // (`--version`), which every merge pays.
 // BENCH_SHARD_MERGE_CONTRACTS: scale; BENCH_SHARD_MERGE_RUNS: repeats (5);
 // BENCH_SHARD_MERGE_DIR: keep the repository and reports there, and reuse them when present.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ms, planContract, planHash, runArgs, runGateOnce } from "./lib-proc.mjs";
+import { commitRepo, ms, planContract, planHash, runArgs, runGateOnce } from "./lib-proc.mjs";
 
 const CONTRACTS = Number(process.env.BENCH_SHARD_MERGE_CONTRACTS ?? 1000);
 const RUNS = Number(process.env.BENCH_SHARD_MERGE_RUNS ?? 5);
@@ -33,14 +32,7 @@ function planRepo(root, n) {
       planContract(p, planHash(plan), [checks]),
     );
   }
-  const git = (...a) =>
-    execFileSync("git", a, {
-      cwd: root,
-      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-    });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "bench");
+  commitRepo(root);
 }
 
 const summary = (xs) => {

@@ -4,11 +4,10 @@
 // then `merge` of the 4 reports (and the merge at 30,000 criteria: bench/shard-merge.mjs). Targets (docs/sharding.md): the slowest
 // shard's wall ≤ 0.3 × the unsharded run; the merge ≤ 1 s and ≤ 200 MB peak RSS.
 // Prints the shards' max/mean weight and the load average it ran under.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ms, oracleContractHead, runArgs, runGateOnce } from "./lib-proc.mjs";
+import { commitRepo, ms, oracleContractHead, runArgs, runGateOnce } from "./lib-proc.mjs";
 import { benchMerge } from "./shard-merge.mjs";
 
 const CONTRACTS = Number(process.env.BENCH_SHARD_CONTRACTS ?? 1000);
@@ -27,17 +26,6 @@ function oracleContract(n) {
   return `${lines.join("\n")}\n`;
 }
 
-function commit(root) {
-  const git = (...a) =>
-    execFileSync("git", a, {
-      cwd: root,
-      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-    });
-  git("init", "-q");
-  git("add", "-A");
-  git("-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "bench");
-}
-
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -49,7 +37,7 @@ try {
   for (let p = 1; p <= CONTRACTS; p++) {
     writeFileSync(join(dir, `2026-11-29-s${p}-1200.md`), oracleContract(p));
   }
-  commit(root);
+  commitRepo(root);
   console.log(
     `\n## shard: ${CONTRACTS} oracle contracts × ${CRITERIA} checks split ${SHARDS} ways, --max-parallel ${PARALLEL}, sandbox ${SANDBOX}; load average ${load()} at start`,
   );

@@ -44,6 +44,17 @@ function layerFile(layer: Parameters<typeof encodeLayer>[0]): string {
   return at;
 }
 
+/** One script in a private tree over `root` with `layer` on top (a boundary is required): its exit code and output. */
+async function inPrivateTree(root: string, layer: string, script: string): Promise<string> {
+  const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
+  try {
+    expect(sandbox.info.mechanism).not.toBe("none");
+    return out(await sandbox.run(bash(root, script)));
+  } finally {
+    sandbox.close();
+  }
+}
+
 const out = (o: ProcessOutcome) =>
   o.kind === "exited" ? `${o.exitCode} ${o.stdout.trim()}` : `${o.kind}`;
 
@@ -148,15 +159,9 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
       files: [{ path: "lib/foo.txt", mode: 0o644, bytes: Buffer.from("base\n") }],
       hide: ["lib", "impl/foo.txt"],
     });
-    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
-    try {
-      expect(sandbox.info.mechanism).not.toBe("none");
-      expect(out(await sandbox.run(bash(root, "ls lib; cat lib/foo.txt; ls impl | wc -l")))).toBe(
-        "0 foo.txt\nbase\n0",
-      );
-    } finally {
-      sandbox.close();
-    }
+    expect(await inPrivateTree(root, layer, "ls lib; cat lib/foo.txt; ls impl | wc -l")).toBe(
+      "0 foo.txt\nbase\n0",
+    );
   });
 
   it("a left-out path below a restored file (a file the PR made a directory) is gone with the directory", async () => {
@@ -166,13 +171,7 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
       files: [{ path: "conf", mode: 0o644, bytes: Buffer.from("base conf\n") }],
       hide: ["conf/a.ts", "conf/b.ts"],
     });
-    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
-    try {
-      expect(sandbox.info.mechanism).not.toBe("none");
-      expect(out(await sandbox.run(bash(root, "test -f conf && cat conf")))).toBe("0 base conf");
-    } finally {
-      sandbox.close();
-    }
+    expect(await inPrivateTree(root, layer, "test -f conf && cat conf")).toBe("0 base conf");
   });
 
   it("leaves out thousands of paths (more than one command line holds)", async () => {
@@ -183,19 +182,13 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
     writeTree(root, Object.fromEntries(hide.map((p) => [p, "x"])));
     writeFileSync(join(root, "many/kept.ts"), "kept");
     const layer = layerFile({ files: [], hide });
-    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
-    try {
-      expect(sandbox.info.mechanism).not.toBe("none");
-      expect(
-        out(
-          await sandbox.run(
-            bash(root, "ls many/a-long-directory-name-for-the-limit | wc -l; cat many/kept.ts"),
-          ),
-        ),
-      ).toBe("0 0\nkept");
-    } finally {
-      sandbox.close();
-    }
+    expect(
+      await inPrivateTree(
+        root,
+        layer,
+        "ls many/a-long-directory-name-for-the-limit | wc -l; cat many/kept.ts",
+      ),
+    ).toBe("0 0\nkept");
   });
 
   it("a link in the checkout where the layer writes or hides cannot steer the host outside the tree", async () => {
@@ -213,15 +206,9 @@ describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
       ],
       hide: ["sub/x", "real/deeper/x", "only-hidden/x"],
     });
-    const sandbox = await openSandbox(sandboxOptions(root, { privateTree: { layer } }));
-    try {
-      expect(sandbox.info.mechanism).not.toBe("none");
-      expect(out(await sandbox.run(bash(root, "cat sub/y real/deeper/z; ls sub")))).toBe(
-        "0 planted\nplanted\ny",
-      );
-    } finally {
-      sandbox.close();
-    }
+    expect(await inPrivateTree(root, layer, "cat sub/y real/deeper/z; ls sub")).toBe(
+      "0 planted\nplanted\ny",
+    );
     expect(readFileSync(join(victim, "x"), "utf8")).toBe("keep me\n");
     expect(existsSync(join(victim, "y"))).toBe(false);
     expect(existsSync(join(victim, "z"))).toBe(false);

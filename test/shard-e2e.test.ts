@@ -15,8 +15,7 @@ import {
   makeRepo,
   oracleContract,
   oraclePath,
-  PR_NUMBER,
-  REPO,
+  posted,
   runAction,
   scratch,
   standInFor,
@@ -89,18 +88,6 @@ async function merge(repo: Awaited<ReturnType<typeof prRepo>>, dir: string) {
   } finally {
     await finish(gh, expect);
   }
-}
-
-function posted(gh: Awaited<ReturnType<typeof standInFor>>) {
-  const state = gh.repo(REPO);
-  return {
-    checkRuns: state.checkRuns.map((c) => ({
-      name: c.name,
-      conclusion: c.conclusion,
-      output: c.output,
-    })),
-    comments: state.comments.filter((c) => c.issueNumber === PR_NUMBER).map((c) => c.body),
-  };
 }
 
 /** Timings are the one thing two runs of the same checks do not share. */

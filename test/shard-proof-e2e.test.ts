@@ -18,8 +18,7 @@ import {
   makeRepo,
   oracleContract,
   oraclePath,
-  PR_NUMBER,
-  REPO,
+  posted,
   reportOf,
   runAction,
   scratch,
@@ -73,18 +72,6 @@ async function pr(kind: keyof typeof BASES) {
 }
 
 type Repo = Awaited<ReturnType<typeof pr>>;
-
-function posted(gh: Awaited<ReturnType<typeof standInFor>>) {
-  const state = gh.repo(REPO);
-  return {
-    checkRuns: state.checkRuns.map((c) => ({
-      name: c.name,
-      conclusion: c.conclusion,
-      output: c.output,
-    })),
-    comments: state.comments.filter((c) => c.issueNumber === PR_NUMBER).map((c) => c.body),
-  };
-}
 
 /** One job on a fresh stand-in: what it printed and posted. */
 async function job(repo: Repo, inputs: Record<string, string>) {

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { HostConfig } from "./protocol.js";
 import { type HostTools, hostTools, SYSTEM_PATH } from "./system-tools.js";
@@ -65,22 +64,8 @@ export interface PrivateTreeMount {
   work: string;
   /** Relative paths the view leaves out: removed through the overlay, which records whiteouts in the upper. */
   hide: readonly string[];
-  /** A file listing them as absolute paths in the view, each ended by NUL (`writeHideList`). */
+  /** A file listing them as absolute paths in the view, each ended by NUL (private-tree.ts). */
   hideList: string;
-}
-
-/** Writes `hide` as the view's absolute paths, NUL-ended, for `xargs -0`; returns the file. */
-export function writeHideList(
-  stage: string,
-  config: { root: string },
-  hide: readonly string[],
-): string {
-  const file = posix.join(stage, "private", "tree-hide");
-  const R = `${stage}/root`;
-  writeFileSync(file, hide.map((p) => `${posix.join(R, config.root, p)}\0`).join(""), {
-    mode: 0o600,
-  });
-  return file;
 }
 
 export function layoutScript({

@@ -49,7 +49,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
   let executor: string | undefined;
   let executorError: string | undefined;
   let viewMs = 0;
-  const timing = { treeMs: undefined as number | undefined };
+  let treeMs: number | undefined;
   try {
     config = HostConfigSchema.parse(JSON.parse(rawConfig));
     // Resolved once, from the system PATH only: nothing the host runs is looked up again.
@@ -57,7 +57,9 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
     // The executor compiles (in the host's private stage) while the view is built.
     const viewStart = performance.now();
-    const compiled = buildLayout(stage, config, tools, config.executor !== "per-check", timing);
+    const layout = buildLayout(stage, config, tools, config.executor !== "per-check");
+    const compiled = layout.compiled;
+    treeMs = layout.treeMs;
     viewMs = Math.round((performance.now() - viewStart) * 10) / 10;
     const cg = openCgroups(config.memoryMb, config.pidsMax);
     if (cg.ok) cgroups = cg.host;
@@ -272,7 +274,7 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     executor: lanes ? "lane" : "per-check",
     ...(executorError !== undefined && { executorError }),
     viewMs,
-    ...(timing.treeMs !== undefined && { treeMs: timing.treeMs }),
+    ...(treeMs !== undefined && { treeMs }),
   });
 }
 
@@ -367,14 +369,16 @@ class FirstBytes {
   }
 }
 
-/** Builds the view; with `compile`, starts compiling the lane executor into the stage meanwhile. */
+/**
+ * Builds the view; with `compile`, starts compiling the lane executor into the stage meanwhile.
+ * `treeMs`: how long a private tree's layer took to lay.
+ */
 function buildLayout(
   stage: string,
   config: HostConfig,
   tools: HostTools,
   compile: boolean,
-  timing: { treeMs: number | undefined },
-): ReturnType<typeof compileExecutor> | undefined {
+): { compiled: ReturnType<typeof compileExecutor> | undefined; treeMs?: number } {
   const sh = (text: string) =>
     execFileSync(tools.sh, ["-c", text], { stdio: ["ignore", "ignore", "pipe"], env: hostEnv() });
   const system = (config.system ?? []).map((path) =>
@@ -395,7 +399,8 @@ function buildLayout(
   }
   const treeStart = performance.now();
   const tree = config.privateTree !== undefined ? layPrivateTree(config, stage) : undefined;
-  if (tree !== undefined) timing.treeMs = Math.round((performance.now() - treeStart) * 10) / 10;
+  const treeMs =
+    tree !== undefined ? Math.round((performance.now() - treeStart) * 10) / 10 : undefined;
   sh(layoutScript({ stage, config, mountPoints, gitConfigs, ...(tree && { tree }), tools }));
   if (config.home !== undefined && config.homeGitconfig !== undefined) {
     // The private home starts with the runner's git identity and settings, never its credentials.
@@ -403,7 +408,7 @@ function buildLayout(
     writeFileSync(copy, config.homeGitconfig, { mode: 0o644 });
     chownSync(copy, config.uid, config.gid);
   }
-  return compiled;
+  return { compiled, ...(treeMs !== undefined && { treeMs }) };
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */

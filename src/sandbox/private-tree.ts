@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { posix } from "node:path";
-import { type PrivateTreeMount, writeHideList } from "./host-mounts.js";
+import type { PrivateTreeMount } from "./host-mounts.js";
 import type { HostConfig } from "./protocol.js";
 import { decodeLayer } from "./tree-layer.js";
 
@@ -117,4 +117,14 @@ function wear(
 ): void {
   chmodSync(at, like?.mode ?? 0o755);
   chownSync(at, like?.uid ?? config.uid, like?.gid ?? config.gid);
+}
+
+/** Writes `hide` as the view's absolute paths, NUL-ended, for `xargs -0`; returns the file. */
+function writeHideList(stage: string, config: { root: string }, hide: readonly string[]): string {
+  const file = posix.join(stage, "private", "tree-hide");
+  const R = `${stage}/root`;
+  writeFileSync(file, hide.map((p) => `${posix.join(R, config.root, p)}\0`).join(""), {
+    mode: 0o600,
+  });
+  return file;
 }

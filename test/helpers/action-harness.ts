@@ -764,3 +764,16 @@ export function lineOf(text: string, needle: string, from = 1): number {
   for (let i = from - 1; i < lines.length; i++) if (lines[i]!.includes(needle)) return i + 1;
   throw new Error(`no line contains ${JSON.stringify(needle)}`);
 }
+
+/** What a run posted on the pull request: each check run (name, conclusion, output) and every comment body. */
+export function posted(gh: Awaited<ReturnType<typeof standInFor>>) {
+  const state = gh.repo(REPO);
+  return {
+    checkRuns: state.checkRuns.map((c) => ({
+      name: c.name,
+      conclusion: c.conclusion,
+      output: c.output,
+    })),
+    comments: state.comments.filter((c) => c.issueNumber === PR_NUMBER).map((c) => c.body),
+  };
+}
