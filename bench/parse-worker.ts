@@ -2,9 +2,9 @@
 // a parse that runs away can be stopped: build the input, parse it a few
 // times, post the best time in milliseconds (or what was thrown).
 import { parentPort, workerData } from "node:worker_threads";
-import { parseEvidenceFile } from "../src/evidence/index.js";
+import { parseEvidenceFile } from "../src/formats/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
-import { refreshPlanHash } from "../src/refresh-hash.js";
+import { refreshPlanHash } from "../src/load/refresh-hash.js";
 import { SHAPE_PATHS, SHAPES, type ShapeTarget } from "./parse-shapes.js";
 
 const { index, size, runs } = workerData as { index: number; size: number; runs: number };

@@ -1,12 +1,12 @@
 // The JSON Schemas of phase contracts and evidence files, for editors: generated
 // from the zod schemas the gate validates with, committed under schema/ by `npm run docs`.
 import { z } from "zod";
-import { HASH_FORMAT } from "../src/drift.js";
-import { PlainEvidenceFileSchema } from "../src/evidence/schema.js";
+import { PlainEvidenceFileSchema } from "../src/formats/evidence/schema.js";
 import { UNSAFE_COMMAND_CHAR } from "../src/formats/plan-contract/command-safety.js";
 import { ignorableValues } from "../src/formats/plan-contract/ignored-keys.js";
 import { CHECK_TYPES, KEYS, PlanContractSchema } from "../src/formats/plan-contract/schema.js";
 import { MAX_ACTION_CHARS, TASK_ID } from "../src/formats/plan-contract/task-rules.js";
+import { HASH_FORMAT } from "../src/load/drift.js";
 
 /** Where the committed schemas are published (the `v1` tag of the repository). */
 export const SCHEMA_URL_BASE =

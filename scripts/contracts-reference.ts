@@ -3,14 +3,14 @@
 // table, so it cannot fall behind the code (test/contracts-reference.test.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DISTINCT_KEYS, QR_PHASES } from "../src/formats/json-kinds.js";
-import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds.js";
+import { MAX_LISTED_ISSUES } from "../src/formats/json/bounded-list.js";
+import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
+import { DISTINCT_KEYS, QR_PHASES } from "../src/formats/kinds/json.js";
+import { phaseFiles } from "../src/formats/kinds/phase-files.js";
+import { ATTRIBUTE_NAMES } from "../src/formats/markdown/lines.js";
+import { PER_CODE_LIMIT } from "../src/formats/markdown/problem-sink.js";
 import { FACT_KEYS } from "../src/formats/oracle-contract/header.js";
-import { ATTRIBUTE_NAMES } from "../src/formats/oracle-contract/lines.js";
-import { SECTION_NAMES } from "../src/formats/oracle-contract/placement.js";
-import { PER_CODE_LIMIT } from "../src/formats/oracle-contract/problem-sink.js";
-import { MAX_LISTED_ISSUES } from "../src/formats/plan-contract/bounded-list.js";
-import { phaseFiles } from "../src/formats/plan-contract/file-name.js";
+import { SECTION_NAMES } from "../src/formats/oracle-grammar/placement.js";
 import { MAX_TIMEOUT_MS } from "../src/formats/plan-contract/schema.js";
 import {
   CHANGE_KEYS,
@@ -46,8 +46,8 @@ import {
   FINDING_KEYS,
   RESEARCH_KEYS,
 } from "../src/formats/workphase/research.js";
-import { CONTRACT_KINDS, type ContractKind } from "../src/model.js";
-import { PROBLEM_CODES, type ProblemCode } from "../src/problem-codes.js";
+import { CONTRACT_KINDS, type ContractKind } from "../src/model/contract.js";
+import { PROBLEM_CODES, type ProblemCode } from "../src/model/problem-codes.js";
 import { problemCodesTable } from "../src/report/problem-codes-table.js";
 import {
   CONTRACT_SCHEMA_FILE,

@@ -2,12 +2,12 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { discoverContracts } from "../src/discover.js";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { DEFAULT_CHECK_NAME } from "../src/report/github-text.js";
 import { renderMarkdown } from "../src/report/markdown.js";
 import { runContracts } from "../src/run/engine.js";
+import { discoverContracts } from "../src/scope/discover.js";
 import type { ContractOutcome, RunSummary } from "../src/verdict.js";
 
 /** The demo's run: what every rendered surface (report, screenshots) is drawn from. */

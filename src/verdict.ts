@@ -1,7 +1,7 @@
 import type { CheckResult } from "./checks/types.js";
 import type { Finding, IntegrityReport } from "./integrity/types.js";
-import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model.js";
-import type { ScopeReason } from "./scope-reason.js";
+import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model/contract.js";
+import type { ScopeReason } from "./scope/scope-reason.js";
 
 /** What the gate decided for one criterion. */
 export type CriterionStatus =

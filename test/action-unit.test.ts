@@ -14,7 +14,7 @@ import { type ActionIO, runAction } from "../src/action/main.js";
 import { runPost } from "../src/action/post.js";
 import { selectChanged } from "../src/action/select.js";
 import { notPullRequestRun } from "../src/action/workflow-run.js";
-import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
 import { openGit } from "../src/git/index.js";
 import {
   type Annotation,

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { behavioralExecutor, runBehavioral } from "../src/checks/behavioral.js";
 import { createFileService } from "../src/checks/files/service.js";
 import type { CheckResult, ExecutionContext, FileService } from "../src/checks/types.js";
-import { type Citation, citationsFor, parseEvidenceFile } from "../src/evidence/index.js";
-import type { Check, Evidence } from "../src/model.js";
+import { type Citation, citationsFor, parseEvidenceFile } from "../src/formats/evidence/index.js";
+import type { Check, Evidence } from "../src/model/contract.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 type Behavioral = Extract<Check, { type: "behavioral" }>;

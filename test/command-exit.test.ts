@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { runCommandExit } from "../src/checks/command-exit.js";
 import type { ExecutionContext } from "../src/checks/types.js";
-import type { Check } from "../src/model.js";
+import type { Check } from "../src/model/contract.js";
 import { regexFiles, stubFiles } from "./helpers/files-stub.js";
 import { tempDir } from "./helpers/tmp.js";
 

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { contractPaths, EXCLUDED_DIRS } from "../src/contract-path.js";
+import { contractPaths, EXCLUDED_DIRS } from "../src/scope/contract-path.js";
 import {
   finish,
   makeRepo,

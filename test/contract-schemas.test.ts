@@ -10,11 +10,11 @@ import {
   phaseEvidenceJsonSchema,
   SCHEMA_URL_BASE,
 } from "../scripts/contract-schemas.js";
-import { checkDrift } from "../src/drift.js";
-import { parseEvidenceFile } from "../src/evidence/index.js";
+import { parseEvidenceFile } from "../src/formats/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { decodeContract, isProblem } from "../src/formats/text.js";
-import type { PlanHeader } from "../src/model.js";
+import { checkDrift } from "../src/load/drift.js";
+import type { PlanHeader } from "../src/model/contract.js";
 
 // Strict: a keyword ajv does not know (a typo in the generator) fails compilation.
 const ajv = new Ajv2020({ allErrors: true, strict: true });

@@ -14,10 +14,10 @@ import {
   EVIDENCE_CODES,
   REFERENCE_KINDS,
 } from "../scripts/contracts-reference.js";
-import { parseEvidenceFile } from "../src/evidence/index.js";
-import { CitationSchema, EvidenceFileSchema } from "../src/evidence/schema.js";
-import { DISTINCT_KEYS } from "../src/formats/json-kinds.js";
-import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
+import { parseEvidenceFile } from "../src/formats/evidence/index.js";
+import { CitationSchema, EvidenceFileSchema } from "../src/formats/evidence/schema.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
+import { DISTINCT_KEYS } from "../src/formats/kinds/json.js";
 import {
   BehavioralSchema,
   CommandExitSchema,
@@ -30,7 +30,7 @@ import {
 import * as plannerKeys from "../src/formats/planner/keys.js";
 import { PLAN_KEYS as WORKPHASE_PLAN_KEYS } from "../src/formats/workphase/plan.js";
 import { CODE_KEYS, FINDING_KEYS, RESEARCH_KEYS } from "../src/formats/workphase/research.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
 import { problemCodesTable } from "../src/report/problem-codes-table.js";
 
 const committed = readFileSync("docs/contracts.md", "utf8");

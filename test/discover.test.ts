@@ -1,8 +1,8 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverContracts, toRepoPath, UsageError } from "../src/discover.js";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
+import { discoverContracts, toRepoPath, UsageError } from "../src/scope/discover.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 describe("discoverContracts", () => {

@@ -3,7 +3,7 @@ import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exampleReport } from "../scripts/example-report.js";
 import { FINDING_CODES, findingCodesTable } from "../src/integrity/finding-codes.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
 import { credentialRulesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 

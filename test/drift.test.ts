@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkDrift, planHash } from "../src/drift.js";
-import type { PlanHeader } from "../src/model.js";
+import { checkDrift, planHash } from "../src/load/drift.js";
+import type { PlanHeader } from "../src/model/contract.js";
 
 const plan = new TextEncoder().encode("# Phase 1\r\nplan text\n");
 const at = { path: ".planning/phase-1-contract.json", line: 8, column: 23 };

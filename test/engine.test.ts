@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { type EngineOptions, type Progress, runContracts } from "../src/run/engine.js";
 import { type ContractOutcome, skippedCommands } from "../src/verdict.js";

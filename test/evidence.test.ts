@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { citationsFor, parseEvidenceFile } from "../src/evidence/index.js";
-import { phaseFiles } from "../src/formats/plan-contract/file-name.js";
+import { citationsFor, parseEvidenceFile } from "../src/formats/evidence/index.js";
+import { phaseFiles } from "../src/formats/kinds/phase-files.js";
 
 const PATH = ".planning/phase-2-evidence.json";
 const fixture = (name: string) =>

@@ -5,7 +5,7 @@ import { runFileExists } from "../src/checks/file-exists.js";
 import { createFileService, type FileServiceSettings } from "../src/checks/files/service.js";
 import { runGrepMatch } from "../src/checks/grep-match.js";
 import type { ExecutionContext, FileService } from "../src/checks/types.js";
-import type { Check } from "../src/model.js";
+import type { Check } from "../src/model/contract.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 type FileExists = Extract<Check, { type: "file-exists" }>;

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverContracts } from "../src/discover.js";
 import { parseContract } from "../src/formats/index.js";
-import { loadContract } from "../src/load.js";
-import { isInvalid } from "../src/model.js";
+import { loadContract } from "../src/load/index.js";
+import { isInvalid } from "../src/model/contract.js";
+import { discoverContracts } from "../src/scope/discover.js";
 
 const ROOT = join(import.meta.dirname, "fixtures", "foreign-file");
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { discoverContracts } from "../src/discover.js";
 import { kindOf, parseContract } from "../src/formats/index.js";
-import { loadContract } from "../src/load.js";
-import type { Check, Contract } from "../src/model.js";
+import { loadContract } from "../src/load/index.js";
+import type { Check, Contract } from "../src/model/contract.js";
+import { discoverContracts } from "../src/scope/discover.js";
 
 /**
  * unlazy's gate ledgers (its references/gates.md and templates), read by the

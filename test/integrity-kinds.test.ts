@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareWithBase } from "../src/compare-with-base.js";
 import { openGit } from "../src/git/index.js";
 import { RunReportSchema } from "../src/report/run-json.js";
+import { compareWithBase } from "../src/sides/compare-with-base.js";
 import { oracleContract } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
 import { git } from "./helpers/git.js";

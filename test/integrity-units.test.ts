@@ -4,7 +4,7 @@ import { alignChecks } from "../src/integrity/check-align.js";
 import { supersededPaths } from "../src/integrity/compare.js";
 import { touchedContracts } from "../src/integrity/pairs.js";
 import { type Finding, finding, type IntegrityReport } from "../src/integrity/types.js";
-import type { Contract } from "../src/model.js";
+import type { Contract } from "../src/model/contract.js";
 import { integrityTitle } from "../src/report/github-text.js";
 import {
   integrityAnnotations,

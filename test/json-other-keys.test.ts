@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJsonDocument } from "../src/formats/plan-contract/json-document.js";
+import { parseJsonDocument } from "../src/formats/json/document.js";
 
 // The keys of a large object outside an allowed set, read from the scan's
 // tape (JsonDocument.otherKeys), against `Object.keys` of the parsed object:

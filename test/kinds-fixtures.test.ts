@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverContracts } from "../src/discover.js";
-import { loadContract } from "../src/load.js";
-import type { ProblemCode } from "../src/problem-codes.js";
+import { loadContract } from "../src/load/index.js";
+import type { ProblemCode } from "../src/model/problem-codes.js";
+import { discoverContracts } from "../src/scope/discover.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "kinds");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
-import { confirmShape, jsonKindOf, qrPhaseOfName } from "../src/formats/json-kinds.js";
-import { kindOf } from "../src/formats/kinds.js";
+import { kindOf } from "../src/formats/kinds/index.js";
+import { confirmShape, jsonKindOf, qrPhaseOfName } from "../src/formats/kinds/json.js";
 import { citationsIn } from "../src/formats/workphase/citations.js";
 
 describe("a JSON file's kind follows from its name and place", () => {

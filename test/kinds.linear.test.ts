@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
 import { linkResearch } from "../src/formats/workphase/index.js";
-import type { ContractKind } from "../src/model.js";
+import type { ContractKind } from "../src/model/contract.js";
 
 // Every planner and workphase parser ends on 1 MiB adversarial inputs with
 // problems, never a throw or a stack overflow. No timing here: a quadratic

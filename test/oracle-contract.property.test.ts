@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseOracleContract } from "../src/formats/oracle-contract/index.js";
-import type { Contract, Marker } from "../src/model.js";
-import { isInvalid } from "../src/model.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
-import { sortProblems } from "../src/problems.js";
+import type { Contract, Marker } from "../src/model/contract.js";
+import { isInvalid } from "../src/model/contract.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
+import { sortProblems } from "../src/model/problems.js";
 
 const RUNS = 200;
 /** Generous: a parse of these small inputs takes well under a millisecond. */

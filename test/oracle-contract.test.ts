@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseOracleContract } from "../src/formats/oracle-contract/index.js";
-import type { Check, Contract, Criterion } from "../src/model.js";
-import { isInvalid } from "../src/model.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
-import { sortProblems } from "../src/problems.js";
+import type { Check, Contract, Criterion } from "../src/model/contract.js";
+import { isInvalid } from "../src/model/contract.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
+import { sortProblems } from "../src/model/problems.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "oracle-contract");
 const CONTRACT_DIR = ".claude/tasks/contracts";

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { evidenceLine, runOracle } from "../src/checks/oracle.js";
 import type { CheckResult, ExecutionContext } from "../src/checks/types.js";
-import type { Check, Marker } from "../src/model.js";
+import type { Check, Marker } from "../src/model/contract.js";
 import { regexFiles, stubFiles } from "./helpers/files-stub.js";
 import { tempDir } from "./helpers/tmp.js";
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectChanged } from "../src/action/select.js";
-import { discoverContracts } from "../src/discover.js";
-import { phaseFiles } from "../src/formats/plan-contract/file-name.js";
+import { phaseFiles } from "../src/formats/kinds/phase-files.js";
 import { companionsOf } from "../src/run/changed.js";
+import { discoverContracts } from "../src/scope/discover.js";
 import { runCli } from "./helpers/cli.js";
 import { commitAll } from "./helpers/git.js";
 import { copyTree } from "./helpers/tmp.js";

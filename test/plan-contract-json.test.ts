@@ -3,15 +3,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { type Node, parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
+import { type JsonDocument, parseJsonDocument } from "../src/formats/json/document.js";
+import type { JsonPath } from "../src/formats/json/path.js";
+import { fileKey, pathReason, regexReason } from "../src/formats/memo.js";
 import { normalizeRepoPath, unsafePathReason } from "../src/formats/paths.js";
 import { unsafeCommandChars } from "../src/formats/plan-contract/command-safety.js";
 import { parsePlanContract } from "../src/formats/plan-contract/index.js";
-import {
-  type JsonDocument,
-  parseJsonDocument,
-} from "../src/formats/plan-contract/json-document.js";
-import type { JsonPath } from "../src/formats/plan-contract/json-path.js";
-import { fileKey, pathReason, regexReason } from "../src/formats/plan-contract/memo.js";
 import { PlanContractSchema, planContractSchemaFor } from "../src/formats/plan-contract/schema.js";
 import { regexError } from "../src/formats/regex.js";
 import { decodeContract, decodeContractText, isProblem, LineIndex } from "../src/formats/text.js";

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePlanContract } from "../src/formats/plan-contract/index.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
 import { runCli } from "./helpers/cli.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 

@@ -3,10 +3,10 @@ import { parseTree } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SHAPE_PATHS, SHAPES, type Shape } from "../bench/parse-shapes.js";
-import { parseEvidenceFile } from "../src/evidence/index.js";
+import { parseEvidenceFile } from "../src/formats/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
-import { refreshPlanHash } from "../src/refresh-hash.js";
+import { refreshPlanHash } from "../src/load/refresh-hash.js";
 
 // Issue 7, section 2: every JSON parser (and the markdown one, through
 // parseContract) ends on 1 MiB adversarial inputs with problems, never a

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parsePlanContract } from "../src/formats/plan-contract/index.js";
-import type { Contract } from "../src/model.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
-import { sortProblems } from "../src/problems.js";
+import type { Contract } from "../src/model/contract.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
+import { sortProblems } from "../src/model/problems.js";
 
 const RUNS = 200;
 /** Generous: a parse of these small inputs takes milliseconds; this catches blow-ups. */

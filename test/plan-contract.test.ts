@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseJsonDocument } from "../src/formats/json/document.js";
 import { parsePlanContract } from "../src/formats/plan-contract/index.js";
-import { parseJsonDocument } from "../src/formats/plan-contract/json-document.js";
 import { ruleProblems } from "../src/formats/plan-contract/rules.js";
-import type { Contract, PlanHeader } from "../src/model.js";
-import { PROBLEM_CODES } from "../src/problem-codes.js";
+import type { Contract, PlanHeader } from "../src/model/contract.js";
+import { PROBLEM_CODES } from "../src/model/problem-codes.js";
 
 const FIXTURES = "test/fixtures/plan-contract";
 

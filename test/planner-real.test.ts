@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverContracts } from "../src/discover.js";
 import { parseContract } from "../src/formats/index.js";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
+import { discoverContracts } from "../src/scope/discover.js";
 
 /**
  * Planner files in the shapes the planner's own code writes (its pydantic

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
-import { PROBLEM_CODES, type ProblemCode } from "../src/problem-codes.js";
-import { PROBLEM_HINTS } from "../src/problem-hints.js";
-import { problem } from "../src/problems.js";
+import { PROBLEM_CODES, type ProblemCode } from "../src/model/problem-codes.js";
+import { PROBLEM_HINTS } from "../src/model/problem-hints.js";
+import { problem } from "../src/model/problems.js";
 import { oracleContract } from "./fixtures/run/contracts.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);

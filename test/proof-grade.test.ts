@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Criterion, RequirementModel } from "../src/model.js";
+import type { Criterion, RequirementModel } from "../src/model/contract.js";
 import { answerFor, type GradedEntry, gradeTest, type SideAnswer } from "../src/proof/run/grade.js";
 import type { CaseOutcome } from "../src/proof/run/results.js";
 import { settleWithProof } from "../src/proof/run/settle.js";

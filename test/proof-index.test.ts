@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { openGit } from "../src/git/index.js";
 import { finding } from "../src/integrity/types.js";
-import type { Contract } from "../src/model.js";
+import type { Contract } from "../src/model/contract.js";
 import { withProofFindings } from "../src/proof/findings.js";
 import {
   DEFAULT_PROOF_OPTIONS,

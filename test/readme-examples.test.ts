@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
 import { copyTree } from "./helpers/tmp.js";
 import { yamlSnippets } from "./helpers/workflow-lint.js";
 

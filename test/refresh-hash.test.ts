@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planHash } from "../src/drift.js";
-import { refreshPlanHash } from "../src/refresh-hash.js";
+import { planHash } from "../src/load/drift.js";
+import { refreshPlanHash } from "../src/load/refresh-hash.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);

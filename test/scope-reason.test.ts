@@ -8,7 +8,7 @@ import { checkRunOutput, commentBody, rerunHint } from "../src/report/github-sur
 import { plain } from "../src/report/paint.js";
 import { RunReportSchema, runReportJson } from "../src/report/run-json.js";
 import { renderTerminal } from "../src/report/terminal.js";
-import { type ScopeReason, scopeText, withScope } from "../src/scope-reason.js";
+import { type ScopeReason, scopeText, withScope } from "../src/scope/scope-reason.js";
 import { summariseRun } from "../src/verdict.js";
 import { expectGolden } from "./helpers/golden.js";
 import { sampleOutcomes } from "./helpers/outcomes.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
-import type { Contract } from "../src/model.js";
+import type { Contract } from "../src/model/contract.js";
 import {
   assignShards,
   contractWeight,

@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectChanged } from "../src/action/select.js";
-import { discoverContracts } from "../src/discover.js";
 import { parseContract } from "../src/formats/index.js";
-import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
 import { openMarkers } from "../src/formats/spec/markers.js";
 import { pathsIn } from "../src/formats/spec/tasks.js";
-import { loadContract } from "../src/load.js";
-import type { ProblemCode } from "../src/problem-codes.js";
+import { loadContract } from "../src/load/index.js";
+import type { ProblemCode } from "../src/model/problem-codes.js";
 import { companionsOf } from "../src/run/changed.js";
+import { discoverContracts } from "../src/scope/discover.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "specs");
 

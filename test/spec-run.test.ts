@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { runContracts } from "../src/run/engine.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "vitest";
-import { loadContract } from "../src/load.js";
+import { loadContract } from "../src/load/index.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { checkRunOutput, rerunHint } from "../src/report/github-surfaces.js";
 import { plain } from "../src/report/paint.js";

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverContracts } from "../src/discover.js";
+import { discoverContracts } from "../src/scope/discover.js";
 import { runCli } from "./helpers/cli.js";
 import { commitAll } from "./helpers/git.js";
 import { copyTree, tempDir } from "./helpers/tmp.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../src/checks/types.js";
-import type { Contract, Criterion } from "../src/model.js";
+import type { Contract, Criterion } from "../src/model/contract.js";
 import {
   type ContractOutcome,
   contractVerdict,

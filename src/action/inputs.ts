@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import {

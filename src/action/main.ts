@@ -1,12 +1,12 @@
 import { performance } from "node:perf_hooks";
-import { blockModified } from "../committed.js";
 import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
-import { loadContracts } from "../load.js";
+import { loadContracts } from "../load/index.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
+import { blockModified } from "../scope/committed.js";
 import { isRequirementSpec } from "../shard/proof.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";

@@ -1,7 +1,7 @@
 import { type Git, GitReadError } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
 import type { IntegrityReport } from "../integrity/types.js";
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { withProofFindings } from "../proof/findings.js";
 import { gitSide, type ProofResult, proveRequirements, type TestProver } from "../proof/index.js";

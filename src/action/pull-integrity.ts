@@ -1,9 +1,9 @@
-import { compareWithBase } from "../compare-with-base.js";
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import { workflowFindings } from "../integrity/workflow-diff.js";
+import { compareWithBase } from "../sides/compare-with-base.js";
 import { findApproval } from "./approval.js";
 
 export interface PullIntegrityArgs {

@@ -9,7 +9,7 @@ import { plain } from "../report/paint.js";
 import { proofTerminal } from "../report/proof.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
-import { withScope } from "../scope-reason.js";
+import { withScope } from "../scope/scope-reason.js";
 import { type ContractOutcome, type RunSummary, withIntegrity } from "../verdict.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";

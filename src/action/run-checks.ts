@@ -1,4 +1,4 @@
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
 import { describeSandbox } from "../sandbox/describe.js";

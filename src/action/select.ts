@@ -1,6 +1,6 @@
-import { contractPaths } from "../contract-path.js";
 import type { ChangedFile } from "../github/types.js";
 import { companionsOf } from "../run/changed.js";
+import { contractPaths } from "../scope/contract-path.js";
 
 /**
  * Which discovered contracts a PR touches: the contract itself, its

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Check } from "../model.js";
+import type { Check } from "../model/contract.js";
 import { confinedCwd } from "../process/cwd.js";
 import { notRunReason, showRegex, tailDetail } from "../process/describe.js";
 import { type ProcessOutcome, runProcess } from "../process/run-process.js";

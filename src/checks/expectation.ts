@@ -1,4 +1,4 @@
-import type { Check, Marker } from "../model.js";
+import type { Check, Marker } from "../model/contract.js";
 
 /** Longest command or pattern quoted in full; longer ones are cut with "…". */
 const QUOTE_LIMIT = 160;

@@ -1,4 +1,4 @@
-import type { Check } from "../model.js";
+import type { Check } from "../model/contract.js";
 import { describeResolved, resolveInRepo } from "./files/confine.js";
 import { resultsFrom } from "./files/results.js";
 import type { Executor } from "./types.js";

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import type { Check } from "../model.js";
+import type { Check } from "../model/contract.js";
 import { listFiles, type RepoFile } from "./files/glob.js";
 import { resultsFrom } from "./files/results.js";
 import type { CheckResult, ExecutionContext, Executor, FileService, GrepHit } from "./types.js";

@@ -1,4 +1,4 @@
-import type { Check } from "../model.js";
+import type { Check } from "../model/contract.js";
 import type { ProcessRunner } from "../process/run-process.js";
 
 /**

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
-import { UsageError } from "../discover.js";
+import { UsageError } from "../scope/discover.js";
 
 type OptionSpec = { type: "string" | "boolean"; multiple?: boolean; short?: string };
 type Options = Record<string, OptionSpec>;

@@ -1,9 +1,9 @@
-import { compareWithBase } from "../compare-with-base.js";
-import { discoverContracts, UsageError } from "../discover.js";
-import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
+import { discoverContracts, UsageError } from "../scope/discover.js";
+import { compareWithBase } from "../sides/compare-with-base.js";
 
 /**
  * `--base <rev>`: compare every contract changed between the merge base of

@@ -1,15 +1,14 @@
 import { join, resolve } from "node:path";
-import { toRepoPath, UsageError } from "../discover.js";
-import { kindOf } from "../formats/kinds.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { kindOf } from "../formats/kinds/index.js";
+import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
-import { evidenceProblems, loadContract, unreadProblem } from "../load.js";
-import type { Contract, PlanHeader } from "../model.js";
-import { isInvalid } from "../model.js";
-import { sortProblems } from "../problems.js";
-import { refreshPlanHash } from "../refresh-hash.js";
+import { evidenceProblems, loadContract, unreadProblem } from "../load/index.js";
+import { refreshPlanHash } from "../load/refresh-hash.js";
+import type { Contract, PlanHeader } from "../model/contract.js";
+import { isInvalid } from "../model/contract.js";
+import { sortProblems } from "../model/problems.js";
 import { integrityTerminal } from "../report/integrity.js";
 import { integrityJson } from "../report/integrity-json.js";
 import { paintFor } from "../report/paint.js";
@@ -20,6 +19,7 @@ import {
   renderStatusText,
   statusJson,
 } from "../report/status.js";
+import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";

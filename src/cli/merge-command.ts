@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
-import { UsageError } from "../discover.js";
-import { loadContracts } from "../load.js";
+import { loadContracts } from "../load/index.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
+import { UsageError } from "../scope/discover.js";
 import { mergeShardReports } from "../shard/merge.js";
 import { isRequirementSpec, withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";

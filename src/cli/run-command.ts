@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { UsageError } from "../discover.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
@@ -18,7 +17,8 @@ import {
   type SandboxMode,
 } from "../sandbox/index.js";
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
-import { withScope } from "../scope-reason.js";
+import { UsageError } from "../scope/discover.js";
+import { withScope } from "../scope/scope-reason.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity, cliProofBase } from "./base.js";

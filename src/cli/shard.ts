@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { UsageError } from "../discover.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { openGit } from "../git/index.js";
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import type { ShardBlock } from "../report/run-json.js";
+import { UsageError } from "../scope/discover.js";
 import { assignShards, parseShard, scopeDigest } from "../shard/assign.js";
 import { isDirectory } from "../shard/read-dir.js";
 import { shardBlock, shardFileName } from "../shard/report.js";

@@ -1,15 +1,15 @@
 import { resolve } from "node:path";
-import { blockModified } from "../committed.js";
-import { discoverContracts, UsageError } from "../discover.js";
-import { auditDiscovery } from "../discover-audit.js";
-import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds.js";
+import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
-import { loadContract } from "../load.js";
-import type { Contract } from "../model.js";
+import { loadContract } from "../load/index.js";
+import type { Contract } from "../model/contract.js";
 import { changedSince, companionsOf, GitError } from "../run/changed.js";
-import type { ScopeReason } from "../scope-reason.js";
+import { blockModified } from "../scope/committed.js";
+import { discoverContracts, UsageError } from "../scope/discover.js";
+import { auditDiscovery } from "../scope/discover-audit.js";
+import type { ScopeReason } from "../scope/scope-reason.js";
 import type { CliIO } from "./io.js";
 
 /** Repository root: --root, else the git top-level of the current directory, else the directory. */

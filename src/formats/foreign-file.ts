@@ -1,6 +1,6 @@
-import type { Problem } from "../model.js";
-import { problem } from "../problems.js";
-import { atxText } from "./oracle-contract/lines.js";
+import type { Problem } from "../model/contract.js";
+import { problem } from "../model/problems.js";
+import { atxText } from "./markdown/lines.js";
 
 /**
  * One error for a file that sits at a kind's path but holds none of that

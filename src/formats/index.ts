@@ -1,13 +1,13 @@
-import type { Contract, ContractKind } from "../model.js";
+import type { Contract, ContractKind } from "../model/contract.js";
 import { parseGatesLedger } from "./gates-ledger/index.js";
-import { unnamedJsonMismatch } from "./json-kind-read.js";
+import { unnamedJsonMismatch } from "./json/kind-read.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
 import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
 import { parseSpec, parseSpeckitTasks } from "./spec/index.js";
 import { parseWorkphasePlan, parseWorkphaseResearch } from "./workphase/index.js";
 
-export { DEFAULT_CONTRACT_GLOBS, kindOf } from "./kinds.js";
+export { DEFAULT_CONTRACT_GLOBS, kindOf } from "./kinds/index.js";
 
 const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) => Contract>> = {
   "plan-contract": parsePlanContract,

@@ -1,5 +1,5 @@
-import type { Problem } from "../model.js";
-import { problem } from "../problems.js";
+import type { Problem } from "../model/contract.js";
+import { problem } from "../model/problems.js";
 
 /** Contracts larger than this are refused unread: no honest contract is this big. */
 export const MAX_CONTRACT_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { ChangedFile } from "../changed-file.js";
+import type { ChangedFile } from "../model/changed-file.js";
 import { type BlobRead, type BlobRequest, readBlobs } from "./blobs.js";
 import { GitReadError, noMergeBase, noSuchRef, notARepository } from "./errors.js";
 import { parseNameStatus } from "./name-status.js";

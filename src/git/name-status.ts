@@ -1,4 +1,4 @@
-import type { ChangedFile } from "../changed-file.js";
+import type { ChangedFile } from "../model/changed-file.js";
 
 /** `git diff --name-status -z` output → changed files (renames and copies with both paths). */
 export function parseNameStatus(out: string): ChangedFile[] {

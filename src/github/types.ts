@@ -4,7 +4,7 @@
  * stand-in of the API. Every method throws `GitHubApiError` on failure.
  */
 
-import type { ChangedFile } from "../changed-file.js";
+import type { ChangedFile } from "../model/changed-file.js";
 
 export interface RepoRef {
   owner: string;
@@ -57,7 +57,7 @@ export interface PullReview {
 export type RepoPermission = "admin" | "write" | "read" | "none";
 
 /** Re-exported: the adapter lists a PR's files in the shape git's changes have. */
-export type { ChangedFile, FileStatus } from "../changed-file.js";
+export type { ChangedFile, FileStatus } from "../model/changed-file.js";
 
 /** A check-run annotation as the API takes it. */
 export interface Annotation {

@@ -1,5 +1,5 @@
 import { dirname } from "node:path/posix";
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import { weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";

@@ -1,4 +1,4 @@
-import type { Check, Contract, Criterion } from "../model.js";
+import type { Check, Contract, Criterion } from "../model/contract.js";
 import { canonical } from "./check-align.js";
 import { type Finding, finding } from "./types.js";
 

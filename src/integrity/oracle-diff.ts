@@ -1,4 +1,4 @@
-import type { Check, Criterion, OracleHeader } from "../model.js";
+import type { Check, Criterion, OracleHeader } from "../model/contract.js";
 import { type At, entryFindings, GATED } from "./section-diff.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";

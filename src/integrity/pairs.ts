@@ -1,5 +1,5 @@
-import type { ChangedFile } from "../changed-file.js";
-import { contractPaths, notAContractReason } from "../contract-path.js";
+import type { ChangedFile } from "../model/changed-file.js";
+import { contractPaths, notAContractReason } from "../scope/contract-path.js";
 
 /**
  * The paths a change touches, both sides of a rename, relative to the

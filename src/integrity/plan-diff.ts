@@ -1,4 +1,4 @@
-import type { PlanHeader } from "../model.js";
+import type { PlanHeader } from "../model/contract.js";
 import { alignChecks, asObj, canonical, type Obj } from "./check-align.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";

@@ -1,4 +1,4 @@
-import type { Section } from "../model.js";
+import type { Section } from "../model/contract.js";
 import { type Finding, finding } from "./types.js";
 
 /** The doctrine's marker for an entry a person approved at a human gate. */

@@ -1,4 +1,10 @@
-import type { ContractKind, RequirementModel, SpecHeader, Task, TaskList } from "../model.js";
+import type {
+  ContractKind,
+  RequirementModel,
+  SpecHeader,
+  Task,
+  TaskList,
+} from "../model/contract.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 

@@ -1,4 +1,4 @@
-import { CONTRACT_KINDS, type ContractKind } from "../model.js";
+import { CONTRACT_KINDS, type ContractKind } from "../model/contract.js";
 import { FINDING_CODES, type FindingCode } from "./finding-codes.js";
 
 /**

@@ -1,6 +1,6 @@
 import { parseContract } from "../formats/index.js";
 import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
-import type { Contract, ContractKind } from "../model.js";
+import type { Contract, ContractKind } from "../model/contract.js";
 
 /**
  * One side (base or head) of a contract the PR touches: the parse the gate

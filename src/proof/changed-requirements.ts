@@ -1,4 +1,4 @@
-import type { RequirementModel } from "../model.js";
+import type { RequirementModel } from "../model/contract.js";
 
 /**
  * The requirements a PR adds or changes: on a new spec (no base version)

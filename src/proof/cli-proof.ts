@@ -1,8 +1,8 @@
-import { UsageError } from "../discover.js";
 import { GitReadError, openGit } from "../git/index.js";
 import type { IntegrityReport } from "../integrity/types.js";
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import type { ProcessRunner } from "../process/run-process.js";
+import { UsageError } from "../scope/discover.js";
 import { withProofFindings } from "./findings.js";
 import { diskSide, gitSide, type ProofResult, proveRequirements } from "./index.js";
 import { DEFAULT_TEST_PROVER, type ProofOptions, type TestProver } from "./prover.js";

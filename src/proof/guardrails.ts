@@ -1,4 +1,4 @@
-import type { Criterion, Location, RequirementModel, SpecLine } from "../model.js";
+import type { Criterion, Location, RequirementModel, SpecLine } from "../model/contract.js";
 import { addedDependencies, protectedPathMatches, protectedPatterns } from "./guardrail-deps.js";
 import type { FileChange } from "./tamper.js";
 import type { GuardrailFinding, GuardrailRule } from "./types.js";

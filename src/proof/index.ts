@@ -8,9 +8,9 @@ import {
   type MapEntry,
   type RequirementModel,
   type SpecHeader,
-} from "../model.js";
+} from "../model/contract.js";
+import { type FileSide, fileChanges } from "../sides/diff-files.js";
 import { changedRequirements } from "./changed-requirements.js";
-import { type FileSide, fileChanges } from "./diff-files.js";
 import { proofFindings } from "./findings.js";
 import { guardrailCriteria, guardrailFindings, guardrailRules } from "./guardrails.js";
 import {
@@ -23,8 +23,8 @@ import { type TamperFinding, tamperFindings } from "./tamper.js";
 import { DEFAULT_TEST_FILE_GLOBS } from "./test-files.js";
 import type { ProveInput, SpecProof } from "./types.js";
 
-export type { FileSide } from "./diff-files.js";
-export { diskSide, gitSide } from "./diff-files.js";
+export type { FileSide } from "../sides/diff-files.js";
+export { diskSide, gitSide } from "../sides/diff-files.js";
 export type { ProofOptions, ProverContext, TestProver } from "./prover.js";
 export { DEFAULT_PROOF_OPTIONS, DEFAULT_TEST_PROVER } from "./prover.js";
 

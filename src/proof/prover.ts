@@ -1,6 +1,6 @@
 import type { Git } from "../git/index.js";
 import type { ChangedFile } from "../github/types.js";
-import type { Criterion } from "../model.js";
+import type { Criterion } from "../model/contract.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import type { CommandPolicy } from "../run/engine.js";
 import type { ProveInput, TestProof } from "./types.js";

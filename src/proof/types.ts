@@ -1,4 +1,4 @@
-import type { Location, MapEntry, RequirementModel } from "../model.js";
+import type { Location, MapEntry, RequirementModel } from "../model/contract.js";
 import type { TamperFinding } from "./tamper-codes.js";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FINDING_CODES, type FindingCode } from "../integrity/finding-codes.js";
 import { type IntegrityReport, orderFindings } from "../integrity/types.js";
-import { CONTRACT_KINDS } from "../model.js";
+import { CONTRACT_KINDS } from "../model/contract.js";
 
 const findingCodes = Object.keys(FINDING_CODES) as [FindingCode, ...FindingCode[]];
 

@@ -1,4 +1,4 @@
-import { scopeText } from "../scope-reason.js";
+import { scopeText } from "../scope/scope-reason.js";
 import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
 import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";

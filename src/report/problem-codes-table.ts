@@ -1,4 +1,4 @@
-import { PROBLEM_CODES } from "../problem-codes.js";
+import { PROBLEM_CODES } from "../model/problem-codes.js";
 import { CREDENTIAL_ENV_RULES } from "../process/env.js";
 
 /** docs/contracts.md's problem-code table, generated so the docs cannot fall behind the code. */

@@ -1,4 +1,4 @@
-import type { Contract, Problem } from "../model.js";
+import type { Contract, Problem } from "../model/contract.js";
 import type { Paint } from "./paint.js";
 
 /** `path:line:col: error CODE message`, then an indented hint line: the compiler convention editors link. */

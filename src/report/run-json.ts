@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { IntegrityReport } from "../integrity/types.js";
-import { CONTRACT_KINDS } from "../model.js";
-import { PROBLEM_CODES, type ProblemCode } from "../problem-codes.js";
+import { CONTRACT_KINDS } from "../model/contract.js";
+import { PROBLEM_CODES, type ProblemCode } from "../model/problem-codes.js";
 import type { SpecProof } from "../proof/types.js";
 import type { SandboxInfo } from "../sandbox/index.js";
-import { SCOPE_REASONS, scopeText } from "../scope-reason.js";
+import { SCOPE_REASONS, scopeText } from "../scope/scope-reason.js";
 import {
   type ContractOutcome,
   CRITERION_STATUSES,

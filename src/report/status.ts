@@ -1,5 +1,5 @@
-import type { Contract, Criterion } from "../model.js";
-import { isInvalid } from "../model.js";
+import type { Contract, Criterion } from "../model/contract.js";
+import { isInvalid } from "../model/contract.js";
 import type { Paint } from "./paint.js";
 import { plural } from "./problems-text.js";
 

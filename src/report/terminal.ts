@@ -1,5 +1,5 @@
 import type { IntegrityReport } from "../integrity/types.js";
-import { scopeText } from "../scope-reason.js";
+import { scopeText } from "../scope/scope-reason.js";
 import type {
   CheckOutcome,
   ContractOutcome,

@@ -1,6 +1,6 @@
-import { jsonKindOf } from "../formats/json-kinds.js";
-import { kindOf } from "../formats/kinds.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { kindOf } from "../formats/kinds/index.js";
+import { jsonKindOf } from "../formats/kinds/json.js";
+import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { specCompanions } from "../formats/spec/link.js";
 import { researchPathOf } from "../formats/workphase/index.js";
 import { GitReadError, openGit } from "../git/index.js";

@@ -7,10 +7,10 @@ import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
 import { runOracle } from "../checks/oracle.js";
 import type { CheckResult, ExecutionContext } from "../checks/types.js";
-import { citationsFor, type parseEvidenceFile } from "../evidence/index.js";
-import { loadEvidence } from "../load.js";
-import type { Check, Contract, Criterion, Problem } from "../model.js";
-import { sortProblems } from "../problems.js";
+import { citationsFor, type parseEvidenceFile } from "../formats/evidence/index.js";
+import { loadEvidence } from "../load/index.js";
+import type { Check, Contract, Criterion, Problem } from "../model/contract.js";
+import { sortProblems } from "../model/problems.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import {
   type CheckOutcome,

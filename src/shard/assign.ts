@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Contract } from "../model.js";
+import type { Contract } from "../model/contract.js";
 import { refusal } from "../verdict.js";
 
 /** The most legs a matrix splits the gate into (GitHub caps a matrix at 256 jobs). */

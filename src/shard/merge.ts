@@ -1,5 +1,5 @@
-import type { ProblemCode } from "../problem-codes.js";
-import { problem } from "../problems.js";
+import type { ProblemCode } from "../model/problem-codes.js";
+import { problem } from "../model/problems.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { ContractOutcome } from "../verdict.js";
 import { scopeDigest } from "./assign.js";

@@ -1,5 +1,5 @@
-import { kindOf } from "../formats/kinds.js";
-import { problem } from "../problems.js";
+import { kindOf } from "../formats/kinds/index.js";
+import { problem } from "../model/problems.js";
 import type { SpecProof } from "../proof/types.js";
 import type { SpecProofJson } from "../report/proof-json.js";
 import type { ContractOutcome } from "../verdict.js";

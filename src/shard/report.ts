@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { z } from "zod";
-import type { Problem } from "../model.js";
+import type { Problem } from "../model/contract.js";
 import { RunReportSchema, type ShardBlock, ShardBlockSchema } from "../report/run-json.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { CheckOutcome, ContractOutcome, CriterionOutcome } from "../verdict.js";

@@ -1,4 +1,4 @@
-import type { PlanHeader } from "../model.js";
+import type { PlanHeader } from "../model/contract.js";
 import { codeBlock } from "../report/markdown-escape.js";
 import type { ContractOutcome } from "../verdict.js";
 

@@ -1,12 +1,12 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { evidenceLine } from "../checks/oracle.js";
-import { planHash } from "../drift.js";
-import { phaseFiles } from "../formats/plan-contract/file-name.js";
+import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
-import type { Contract, PlanHeader } from "../model.js";
+import { planHash } from "../load/drift.js";
+import type { Contract, PlanHeader } from "../model/contract.js";
 import type { ContractOutcome } from "../verdict.js";
 import { rewriteEvidence } from "./oracle-evidence.js";
 import { verificationJson, verificationMarkdown } from "./plan-verification.js";

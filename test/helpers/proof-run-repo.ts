@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { MapEntry, RequirementModel } from "../../src/model.js";
+import type { MapEntry, RequirementModel } from "../../src/model/contract.js";
 import type { ProveInput } from "../../src/proof/types.js";
 import { commitAll, git } from "./git.js";
 import { linkNodeModules } from "./proof-repo.js";

@@ -1,19 +1,5 @@
-import type { GatesLedgerHeader } from "../../model.js";
-import { hasIdentifyingHeading } from "../oracle-contract/identify.js";
-import { atxText, type Doc } from "../oracle-contract/lines.js";
-import { asRead } from "../oracle-contract/normalize.js";
-
-const GATE_LINE = /^[-*+][ \t]+\[[ xX]\](?:[ \t]|$)/;
-
-/**
- * Whether a markdown file is a ledger at all: a `# Gates` heading, or a gate
- * line anywhere (look-alike letters read as shown). A README or notes file
- * in `gates/` has neither and is `foreign-file`, not a ledger of no gates.
- */
-export function isLedger(lines: readonly string[]): boolean {
-  if (hasIdentifyingHeading(lines, ["GATES"])) return true;
-  return lines.some((line) => GATE_LINE.test(asRead(line)));
-}
+import type { GatesLedgerHeader } from "../../model/contract.js";
+import { atxText, type Doc } from "../markdown/lines.js";
 
 const TITLE = /^#[ \t]/;
 const GATES_PREFIX = /^Gates[ \t]*:[ \t]*(.*)$/is;

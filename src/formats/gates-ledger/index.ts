@@ -1,15 +1,16 @@
-import type { Contract, GatesLedgerHeader, Problem } from "../../model.js";
-import { problem, sortProblems } from "../../problems.js";
+import type { Contract, GatesLedgerHeader, Problem } from "../../model/contract.js";
+import { problem, sortProblems } from "../../model/problems.js";
 import { describeMarkdown, foreignFile } from "../foreign-file.js";
-import { attachAbandons } from "../oracle-contract/abandons.js";
-import { readCriteria } from "../oracle-contract/criteria.js";
-import { LEDGER_DIALECT } from "../oracle-contract/dialect.js";
-import { isBlank, locate } from "../oracle-contract/lines.js";
-import { openDoc } from "../oracle-contract/open-doc.js";
-import { buildOracle } from "../oracle-contract/oracles.js";
-import { checkPlacement } from "../oracle-contract/placement.js";
+import { isLedger } from "../kinds/index.js";
+import { isBlank, locate } from "../markdown/lines.js";
+import { openDoc } from "../markdown/open-doc.js";
+import { attachAbandons } from "../oracle-grammar/abandons.js";
+import { readCriteria } from "../oracle-grammar/criteria.js";
+import { LEDGER_DIALECT } from "../oracle-grammar/dialect.js";
+import { buildOracle } from "../oracle-grammar/oracles.js";
+import { checkPlacement } from "../oracle-grammar/placement.js";
 import { decodeContract, isProblem } from "../text.js";
-import { isLedger, readLedgerHeader } from "./header.js";
+import { readLedgerHeader } from "./header.js";
 
 /**
  * Parse one of unlazy's gate ledgers (`GATES.md`, `gates/**\/*.md`; its

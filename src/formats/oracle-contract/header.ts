@@ -1,9 +1,9 @@
-import type { OracleHeader, Section } from "../../model.js";
-import { problem } from "../../problems.js";
-import { atxText, type Doc, type H2Section, headingIs, locate } from "./lines.js";
-import { asRead } from "./normalize.js";
-import type { ProblemSink } from "./problem-sink.js";
-import { unwrapBackticks } from "./values.js";
+import type { OracleHeader, Section } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import { atxText, type Doc, type H2Section, headingIs, locate } from "../markdown/lines.js";
+import { asRead } from "../markdown/normalize.js";
+import type { ProblemSink } from "../markdown/problem-sink.js";
+import { unwrapBackticks } from "../markdown/values.js";
 
 type FactKey = "date" | "flow" | "branch" | "status" | "supersedes";
 export const FACT_KEYS: readonly string[] = ["date", "flow", "branch", "status", "supersedes"];

@@ -1,16 +1,16 @@
-import type { Contract, OracleHeader, Problem } from "../../model.js";
-import { problem, sortProblems } from "../../problems.js";
+import type { Contract, OracleHeader, Problem } from "../../model/contract.js";
+import { problem, sortProblems } from "../../model/problems.js";
 import { describeMarkdown, foreignFile } from "../foreign-file.js";
-import { isLedger } from "../gates-ledger/header.js";
+import { isLedger } from "../kinds/index.js";
+import { hasIdentifyingHeading } from "../markdown/identify.js";
+import { isBlank, locate } from "../markdown/lines.js";
+import { openDoc } from "../markdown/open-doc.js";
+import { attachAbandons } from "../oracle-grammar/abandons.js";
+import { readCriteria } from "../oracle-grammar/criteria.js";
+import { buildOracle } from "../oracle-grammar/oracles.js";
+import { checkPlacement, SECTION_NAMES } from "../oracle-grammar/placement.js";
 import { decodeContract, isProblem } from "../text.js";
-import { attachAbandons } from "./abandons.js";
-import { readCriteria } from "./criteria.js";
 import { readHeader } from "./header.js";
-import { hasIdentifyingHeading } from "./identify.js";
-import { isBlank, locate } from "./lines.js";
-import { openDoc } from "./open-doc.js";
-import { buildOracle } from "./oracles.js";
-import { checkPlacement, SECTION_NAMES } from "./placement.js";
 
 /** A markdown contract's sections, and its `# CONTRACT — <slug>` title. */
 const IDENTIFYING = [...SECTION_NAMES, "CONTRACT"];

@@ -1,9 +1,7 @@
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
-import { commandHint, describeChar, unsafeCommandChars } from "./command-safety.js";
-import type { JsonDocument } from "./json-document.js";
-import { formatPath } from "./json-path.js";
-import { pathReason, regexReason } from "./memo.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { JsonDocument } from "../json/document.js";
+import { formatPath } from "../json/path.js";
 import {
   checkType,
   field,
@@ -11,7 +9,9 @@ import {
   type Located,
   objectEntries,
   stringField,
-} from "./raw.js";
+} from "../json/raw.js";
+import { pathReason, regexReason } from "../memo.js";
+import { commandHint, describeChar, unsafeCommandChars } from "./command-safety.js";
 
 /** JSON authors must double the backslash, which is the usual way this goes wrong. */
 const REGEX_HINT =

@@ -1,7 +1,8 @@
-import type { Check, Criterion, Location } from "../../model.js";
+import type { Check, Criterion, Location } from "../../model/contract.js";
+import type { JsonDocument } from "../json/document.js";
+import { field, type JsonObject, type Located, type RawParts, rawParts } from "../json/raw.js";
+import { truncate } from "../json/wording.js";
 import { checkProblems } from "./check-rules.js";
-import type { JsonDocument } from "./json-document.js";
-import { field, type JsonObject, type Located, type RawParts, rawParts } from "./raw.js";
 import {
   CheckSchema,
   type CheckV1,
@@ -9,7 +10,6 @@ import {
   type PlanContractV1,
   type TaskV1,
 } from "./schema.js";
-import { truncate } from "./wording.js";
 
 const TITLE_LIMIT = 100;
 

@@ -1,17 +1,12 @@
-import type { Location, PlanHeader, PlanTaskSummary } from "../../model.js";
-import { phaseFiles } from "./file-name.js";
-import type { JsonDocument } from "./json-document.js";
-import { field, isObject, type RawParts, rawParts } from "./raw.js";
-
-/** A header for a file whose JSON could not be read at all. */
-export function emptyHeader(path: string): PlanHeader {
-  return {
-    kind: "plan-contract",
-    sourcePlanHashLocation: { path, line: 1, column: 1 },
-    tasks: [],
-    successCriteria: [],
-  };
-}
+import {
+  emptyPlanHeader,
+  type Location,
+  type PlanHeader,
+  type PlanTaskSummary,
+} from "../../model/contract.js";
+import type { JsonDocument } from "../json/document.js";
+import { field, isObject, type RawParts, rawParts } from "../json/raw.js";
+import { phaseFiles } from "../kinds/phase-files.js";
 
 /**
  * The header, read defensively from the raw JSON: each field is filled in
@@ -23,7 +18,7 @@ export function buildHeader(
   path: string,
   parts: RawParts = rawParts(doc.value),
 ): PlanHeader {
-  const header = emptyHeader(path);
+  const header = emptyPlanHeader(path);
   header.sourcePlanHashLocation = doc.valueAt([]);
   const root = doc.value;
   if (!isObject(root)) return header;

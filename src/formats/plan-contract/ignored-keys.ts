@@ -1,8 +1,8 @@
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
-import type { JsonDocument } from "./json-document.js";
-import { formatPath, type JsonPath } from "./json-path.js";
-import { checkType, field, isObject, type JsonObject } from "./raw.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { JsonDocument } from "../json/document.js";
+import { formatPath, type JsonPath } from "../json/path.js";
+import { checkType, field, isObject, type JsonObject } from "../json/raw.js";
 import { CHECK_TYPES, DEFAULT_TIMEOUT_MS, KEYS } from "./schema.js";
 
 /**

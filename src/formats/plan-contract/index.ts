@@ -1,20 +1,26 @@
-import type { Contract, Criterion, PlanHeader, Problem } from "../../model.js";
-import { sortProblems } from "../../problems.js";
+import {
+  type Contract,
+  type Criterion,
+  emptyPlanHeader,
+  type PlanHeader,
+  type Problem,
+} from "../../model/contract.js";
+import { sortProblems } from "../../model/problems.js";
 import { describeJsonTop, foreignFile } from "../foreign-file.js";
-import { hasOwnShape, KIND_NAMES } from "../json-kinds.js";
+import { uncheckedCounts } from "../json/bounded-list.js";
+import { parseJsonDocument } from "../json/document.js";
+import { rawParts } from "../json/raw.js";
+import { hasOwnShape, KIND_NAMES } from "../kinds/json.js";
+import { phaseDigitsFromName } from "../kinds/phase-files.js";
 import { decodeContractText } from "../text.js";
-import { uncheckedCounts } from "./bounded-list.js";
 import { buildCriteria } from "./criteria.js";
-import { phaseDigitsFromName } from "./file-name.js";
-import { buildHeader, emptyHeader } from "./header.js";
+import { buildHeader } from "./header.js";
 import { ignoredKeyProblems, withoutIgnoredKeys } from "./ignored-keys.js";
-import { parseJsonDocument } from "./json-document.js";
-import { rawParts } from "./raw.js";
 import { type FlaggedChecks, ruleProblems, unsupportedVersion } from "./rules.js";
 import { planContractSchemaFor } from "./schema.js";
 import { type SchemaResult, schemaProblems } from "./schema-problems.js";
 
-export { formatPath, type JsonPath } from "./json-path.js";
+export { formatPath, type JsonPath } from "../json/path.js";
 export { CHECK_TYPES, DEFAULT_TIMEOUT_MS, PERSONAS, PlanContractSchema } from "./schema.js";
 
 /**
@@ -28,10 +34,10 @@ export { CHECK_TYPES, DEFAULT_TIMEOUT_MS, PERSONAS, PlanContractSchema } from ".
  */
 export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   const text = decodeContractText(path, bytes);
-  if (typeof text !== "string") return result(path, emptyHeader(path), [], [text]);
+  if (typeof text !== "string") return result(path, emptyPlanHeader(path), [], [text]);
 
   const { document: doc, problems: jsonProblems } = parseJsonDocument(path, text);
-  if (doc === undefined) return result(path, emptyHeader(path), [], jsonProblems);
+  if (doc === undefined) return result(path, emptyPlanHeader(path), [], jsonProblems);
 
   const phaseDigits = phaseDigitsFromName(path);
   const version = unsupportedVersion(doc);
@@ -42,7 +48,7 @@ export function parsePlanContract(path: string, bytes: Uint8Array): Contract {
   // Another tool's JSON at a phase contract's path: one error, not one per missing key.
   if (!hasOwnShape("plan-contract", doc.value)) {
     const foreign = foreignFile(path, KIND_NAMES["plan-contract"], describeJsonTop(doc.value));
-    return result(path, emptyHeader(path), [], [...jsonProblems, foreign]);
+    return result(path, emptyPlanHeader(path), [], [...jsonProblems, foreign]);
   }
 
   // Each stage's work is shared: the tasks and checks are listed once (as far

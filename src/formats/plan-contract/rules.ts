@@ -1,8 +1,8 @@
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { JsonDocument } from "../json/document.js";
+import { field, isObject, type JsonObject, type RawParts, rawParts } from "../json/raw.js";
 import { checkProblems } from "./check-rules.js";
-import type { JsonDocument } from "./json-document.js";
-import { field, isObject, type JsonObject, type RawParts, rawParts } from "./raw.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import { dependencyProblems } from "./task-graph.js";
 import { taskIdProblems, taskProblems } from "./task-rules.js";

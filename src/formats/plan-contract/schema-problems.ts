@@ -1,10 +1,12 @@
 import { closest } from "fastest-levenshtein";
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { JsonDocument } from "../json/document.js";
+import { formatPath, type JsonPath } from "../json/path.js";
+import { field, isObject, type JsonObject } from "../json/raw.js";
+import { describeFound } from "../json/wording.js";
+import { type Dialect, type Issue, isTypoOf, zodProblems } from "../json/zod-problems.js";
 import { checkKeyOwners } from "./ignored-keys.js";
-import type { JsonDocument } from "./json-document.js";
-import { formatPath, type JsonPath } from "./json-path.js";
-import { field, isObject, type JsonObject } from "./raw.js";
 import {
   CHECK_TYPES,
   KEYS,
@@ -12,8 +14,6 @@ import {
   PlanContractSchema,
   type PlanContractV1,
 } from "./schema.js";
-import { describeFound } from "./wording.js";
-import { type Dialect, type Issue, isTypoOf, zodProblems } from "./zod-problems.js";
 
 /** The schema's verdict on a document. */
 export type SchemaResult =

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type ListOf, list, plainList } from "./bounded-list.js";
-import { strictObject } from "./strict-object.js";
+import { type ListOf, list, plainList } from "../json/bounded-list.js";
+import { strictObject } from "../json/strict-object.js";
 
 /**
  * The plan-contract v1 schema (docs/plan-contract.md). Objects are strict so a

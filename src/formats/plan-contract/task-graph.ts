@@ -1,8 +1,8 @@
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
-import type { JsonDocument } from "./json-document.js";
-import { formatPath, type JsonPath } from "./json-path.js";
-import { field, type JsonObject, type Located } from "./raw.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { JsonDocument } from "../json/document.js";
+import { formatPath, type JsonPath } from "../json/path.js";
+import { field, type JsonObject, type Located } from "../json/raw.js";
 
 /**
  * Rules 3–5 on the `depends_on` graph: unknown ids, cycles, wave order.

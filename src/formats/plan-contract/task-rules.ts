@@ -1,10 +1,10 @@
-import type { Problem } from "../../model.js";
-import { problem } from "../../problems.js";
-import { MAX_LISTED_ISSUES } from "./bounded-list.js";
-import type { JsonDocument } from "./json-document.js";
-import { formatPath, type JsonPath } from "./json-path.js";
-import { fileKey, pathReason } from "./memo.js";
-import { field, type JsonObject, type Located } from "./raw.js";
+import type { Problem } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import { MAX_LISTED_ISSUES } from "../json/bounded-list.js";
+import type { JsonDocument } from "../json/document.js";
+import { formatPath, type JsonPath } from "../json/path.js";
+import { field, type JsonObject, type Located } from "../json/raw.js";
+import { fileKey, pathReason } from "../memo.js";
 
 export const TASK_ID = /^T\d+$/;
 export const MAX_ACTION_CHARS = 500;

@@ -1,6 +1,6 @@
-import type { Contract } from "../../model.js";
-import { parseJsonKind } from "../json-kind-read.js";
-import { keys } from "../json-sink.js";
+import type { Contract } from "../../model/contract.js";
+import { parseJsonKind } from "../json/kind-read.js";
+import { keys } from "../json/sink.js";
 import { CONTEXT_FIELDS, CONTEXT_OPTIONAL } from "./keys.js";
 
 const ALLOWED = keys(...CONTEXT_FIELDS, ...CONTEXT_OPTIONAL);

@@ -1,4 +1,4 @@
-import { keys } from "../json-sink.js";
+import { keys } from "../json/sink.js";
 
 /**
  * The keys of each planner entity: the seed's `Plan` model (002, "plan.json")

@@ -1,5 +1,5 @@
-import type { Contract } from "../../model.js";
-import { parseJsonKind } from "../json-kind-read.js";
+import type { Contract } from "../../model/contract.js";
+import { parseJsonKind } from "../json/kind-read.js";
 import { readPlan } from "./read-plan.js";
 import { referenceProblems } from "./refs.js";
 import { testCriteria } from "./tests.js";

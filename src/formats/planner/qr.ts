@@ -1,7 +1,7 @@
-import type { Contract, Criterion } from "../../model.js";
-import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
-import { QR_PHASES, qrPhaseOfName } from "../json-kinds.js";
-import type { At, JsonObject, JsonSink } from "../json-sink.js";
+import type { Contract, Criterion } from "../../model/contract.js";
+import { type JsonKindParts, parseJsonKind } from "../json/kind-read.js";
+import type { At, JsonObject, JsonSink } from "../json/sink.js";
+import { QR_PHASES, qrPhaseOfName } from "../kinds/json.js";
 import { QR_ITEM_KEYS, QR_KEYS } from "./keys.js";
 
 const PHASES: ReadonlySet<string> = new Set(QR_PHASES);

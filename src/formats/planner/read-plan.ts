@@ -1,6 +1,6 @@
-import { type At, type JsonObject, type JsonSink, own } from "../json-sink.js";
-import { formatPath, type JsonPath } from "../plan-contract/index.js";
-import { pathReason } from "../plan-contract/memo.js";
+import { formatPath, type JsonPath } from "../json/path.js";
+import { type At, type JsonObject, type JsonSink, own } from "../json/sink.js";
+import { pathReason } from "../memo.js";
 import {
   CHANGE_KEYS,
   CONSTRAINT_KEYS,

@@ -1,6 +1,6 @@
-import type { ProblemCode } from "../../problem-codes.js";
-import type { At, JsonSink } from "../json-sink.js";
-import { formatPath } from "../plan-contract/index.js";
+import type { ProblemCode } from "../../model/problem-codes.js";
+import { formatPath } from "../json/path.js";
+import type { At, JsonSink } from "../json/sink.js";
 import type { PlanParts } from "./read-plan.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { Criterion } from "../../model.js";
-import type { At, JsonSink } from "../json-sink.js";
-import { pathReason } from "../plan-contract/memo.js";
+import type { Criterion } from "../../model/contract.js";
+import type { At, JsonSink } from "../json/sink.js";
+import { pathReason } from "../memo.js";
 import type { MilestoneParts } from "./read-plan.js";
 import { warnPath } from "./read-plan.js";
 

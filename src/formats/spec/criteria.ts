@@ -1,4 +1,4 @@
-import type { Check, Criterion, MapEntry, RequirementModel } from "../../model.js";
+import type { Check, Criterion, MapEntry, RequirementModel } from "../../model/contract.js";
 
 type CommandCheck = Extract<Check, { type: "oracle" }>;
 

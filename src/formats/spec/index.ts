@@ -1,6 +1,6 @@
-import type { Contract, Problem, RequirementModel, SpecHeader } from "../../model.js";
-import { problem, sortProblems } from "../../problems.js";
-import { atxText } from "../oracle-contract/lines.js";
+import type { Contract, Problem, RequirementModel, SpecHeader } from "../../model/contract.js";
+import { problem, sortProblems } from "../../model/problems.js";
+import { atxText } from "../markdown/lines.js";
 import { specCriteria } from "./criteria.js";
 import { READS_AS_STATUS, STATUS_LINE } from "./grammar.js";
 import { asRead, locate, readSpecDoc, type SpecDoc } from "./read.js";

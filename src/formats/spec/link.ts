@@ -1,5 +1,5 @@
-import type { Contract, Problem, SpecHeader, TaskList } from "../../model.js";
-import { problem, sortProblems } from "../../problems.js";
+import type { Contract, Problem, SpecHeader, TaskList } from "../../model/contract.js";
+import { problem, sortProblems } from "../../model/problems.js";
 import { bareMarker } from "./markers.js";
 import { readSpecDoc } from "./read.js";
 

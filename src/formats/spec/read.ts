@@ -1,11 +1,11 @@
-import type { Location, Problem } from "../../model.js";
-import type { ProblemCode } from "../../problem-codes.js";
-import { problem } from "../../problems.js";
-import { type Doc, locate } from "../oracle-contract/lines.js";
-import { asRead, difference } from "../oracle-contract/normalize.js";
-import { openDoc } from "../oracle-contract/open-doc.js";
-import type { CappedProblems } from "../oracle-contract/problem-sink.js";
-import type { HiddenPart } from "../oracle-contract/rendered.js";
+import type { Location, Problem } from "../../model/contract.js";
+import type { ProblemCode } from "../../model/problem-codes.js";
+import { problem } from "../../model/problems.js";
+import { type Doc, locate } from "../markdown/lines.js";
+import { asRead, difference } from "../markdown/normalize.js";
+import { openDoc } from "../markdown/open-doc.js";
+import type { CappedProblems } from "../markdown/problem-sink.js";
+import type { HiddenPart } from "../markdown/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 
 const ASCII = /^[\x20-\x7e\t]*$/;

@@ -1,6 +1,11 @@
-import type { Location, Requirement, RequirementModel, SpecReference } from "../../model.js";
-import { problem } from "../../problems.js";
-import type { ProblemSink } from "../oracle-contract/problem-sink.js";
+import type {
+  Location,
+  Requirement,
+  RequirementModel,
+  SpecReference,
+} from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import type { ProblemSink } from "../markdown/problem-sink.js";
 
 /**
  * The static rules every requirement spec obeys, over the one model: ids

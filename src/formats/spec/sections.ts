@@ -6,11 +6,11 @@ import type {
   SpecLine,
   SpecReference,
   VerificationLine,
-} from "../../model.js";
-import type { ProblemCode } from "../../problem-codes.js";
-import { problem } from "../../problems.js";
-import type { H2Section } from "../oracle-contract/lines.js";
-import { atxText, isBlank } from "../oracle-contract/lines.js";
+} from "../../model/contract.js";
+import type { ProblemCode } from "../../model/problem-codes.js";
+import { problem } from "../../model/problems.js";
+import type { H2Section } from "../markdown/lines.js";
+import { atxText, isBlank } from "../markdown/lines.js";
 import { normalizeRepoPath, unsafePathReason } from "../paths.js";
 import {
   acceptanceLine,

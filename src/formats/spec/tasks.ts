@@ -1,6 +1,6 @@
-import type { SpecReference, Task, TaskList } from "../../model.js";
-import { problem } from "../../problems.js";
-import { atxText } from "../oracle-contract/lines.js";
+import type { SpecReference, Task, TaskList } from "../../model/contract.js";
+import { problem } from "../../model/problems.js";
+import { atxText } from "../markdown/lines.js";
 import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
 
 /**

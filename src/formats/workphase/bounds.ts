@@ -1,4 +1,4 @@
-import { type At, type JsonObject, type JsonSink, keys } from "../json-sink.js";
+import { type At, type JsonObject, type JsonSink, keys } from "../json/sink.js";
 
 /** `const maxItems = 64` (003): "an unbounded research artifact is a transcript with extra steps". */
 export const MAX_ITEMS = 64;

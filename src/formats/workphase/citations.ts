@@ -1,5 +1,5 @@
-import type { At } from "../json-sink.js";
-import type { JsonPath } from "../plan-contract/index.js";
+import type { JsonPath } from "../json/path.js";
+import type { At } from "../json/sink.js";
 
 const PREFIX = "research:";
 

@@ -1,5 +1,5 @@
-import type { Contract, Criterion } from "../../model.js";
-import { problem, sortProblems } from "../../problems.js";
+import type { Contract, Criterion } from "../../model/contract.js";
+import { problem, sortProblems } from "../../model/problems.js";
 
 /** `.workphase/<name>/research.json` beside `.workphase/<name>/plan.json`. */
 export function researchPathOf(planPath: string): string {

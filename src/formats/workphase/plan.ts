@@ -1,6 +1,6 @@
-import type { Contract, Criterion, JsonKindHeader } from "../../model.js";
-import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
-import { type JsonObject, type JsonSink, keys } from "../json-sink.js";
+import type { Contract, Criterion, JsonKindHeader } from "../../model/contract.js";
+import { type JsonKindParts, parseJsonKind } from "../json/kind-read.js";
+import { type JsonObject, type JsonSink, keys } from "../json/sink.js";
 import { lineList, linePairs } from "./bounds.js";
 import { citationsIn, stringsIn } from "./citations.js";
 

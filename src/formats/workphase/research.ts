@@ -1,6 +1,6 @@
-import type { Contract, JsonKindHeader } from "../../model.js";
-import { type JsonKindParts, parseJsonKind } from "../json-kind-read.js";
-import { type At, type JsonObject, type JsonSink, keys } from "../json-sink.js";
+import type { Contract, JsonKindHeader } from "../../model/contract.js";
+import { type JsonKindParts, parseJsonKind } from "../json/kind-read.js";
+import { type At, type JsonObject, type JsonSink, keys } from "../json/sink.js";
 import { unsafePathReason } from "../paths.js";
 import { countProblems, lineList, linePairs, lineProblems } from "./bounds.js";
 

@@ -1,4 +1,4 @@
-import type { Location, MapEntry } from "../../model.js";
+import type { Location, MapEntry } from "../../model/contract.js";
 import type { ProofVerdict, ProvedTest, TestOutcome } from "../types.js";
 import { canonicalName } from "./results.js";
 import type { Invocation } from "./side.js";

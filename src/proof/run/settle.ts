@@ -1,4 +1,4 @@
-import type { Criterion, RequirementModel, SettledCriterion } from "../../model.js";
+import type { Criterion, RequirementModel, SettledCriterion } from "../../model/contract.js";
 import type { ProofVerdict, TestProof } from "../types.js";
 
 type State = "met" | "unmet" | "error";

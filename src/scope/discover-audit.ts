@@ -1,0 +1,189 @@
+import { closeSync, lstatSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import picomatch from "picomatch";
+import { globSync } from "tinyglobby";
+import { kindOf } from "../formats/kinds/index.js";
+import { type DirListing, dirListing } from "../fs/dir-listing.js";
+
+/**
+ * Loud misconfiguration: what discovery alone cannot say. A glob that matches
+ * nothing, contract-looking files that no glob reaches, and entries with a
+ * contract's name that are not files would otherwise all read as "no
+ * contract", which ends green with nothing checked.
+ */
+export interface DiscoveryAudit {
+  /** Said, and the run goes on. */
+  warnings: string[];
+  /** The configuration is wrong: the CLI exits 2, the action fails. */
+  errors: string[];
+}
+
+export interface AuditInput {
+  /** Absolute repository root (the action's working directory). */
+  root: string;
+  /** Every glob discovery used. */
+  globs: readonly string[];
+  /** The globs the user wrote (`--contracts`, a non-default `contracts` input): each must match something. */
+  given: readonly string[];
+  /** What discovery found, root-relative. */
+  found: readonly string[];
+  /** The run's directory reads, shared with discovery (which walked the same tree). */
+  listing?: DirListing;
+}
+
+/** At most this many contract-looking files are named in a message. */
+export const MAX_LISTED = 10;
+/** Entries walked looking for contract-like files before giving up (a monorepo's tree is large). */
+const MAX_WALKED = 50_000;
+const SKIPPED = new Set([".git", "node_modules"]);
+
+export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit> {
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const { root, globs, given, found } = input;
+  const listing = input.listing ?? dirListing();
+
+  // Entries a glob names that are not regular files (a directory called
+  // phase-3-contract.json): discovery lists files only, so they vanish silently.
+  const entries = globSync([...globs], {
+    cwd: root,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    ignore: [...SKIPPED].map((d) => `**/${d}/**`),
+    expandDirectories: false,
+    fs: listing.globFs,
+  });
+  const listed = new Set(found);
+  // Judged by the entry's own type, not by absence from discovery: discovery leaves out
+  // regular files on purpose (a `tasks.md` read with the `spec.md` beside it).
+  const notFiles = entries
+    .map((e) => e.replace(/\/$/, ""))
+    .filter((e) => !listed.has(e) && kindOf(e) !== undefined && !regularOrLink(join(root, e)));
+  for (const path of [...new Set(notFiles)].sort()) {
+    errors.push(
+      `${path} has a contract's name but is a directory (or another entry that is not a regular file), so nothing in it is read; rename it, or move the contract file there`,
+    );
+  }
+
+  for (const g of given) {
+    const matches = picomatch(g, { dot: true });
+    if (!entries.some((e) => matches(e.replace(/\/$/, "")))) {
+      warnings.push(
+        `the glob '${g}' matches no file under ${root}; check its spelling and that it is relative to the repository root`,
+      );
+    }
+  }
+
+  const matchesAny = picomatch([...globs], { dot: true });
+  const strays = lookalikes(root, listing, matchesAny);
+  if (strays.length > 0) {
+    const shown = strays.slice(0, MAX_LISTED);
+    const more = strays.length > shown.length ? ` and ${strays.length - shown.length} more` : "";
+    const suggested = [...new Set(shown.map((s) => s.glob))];
+    const list = shown.map((s) => `${s.path} (${s.looks})`).join(", ");
+    const fix = `add ${suggested.map((g) => `--contracts '${g}'`).join(" ")} (the action: add ${suggested.map((g) => `'${g}'`).join(", ")} to the \`contracts\` input)`;
+    if (found.length === 0) {
+      errors.push(
+        `no contract matched the globs, but these files look like contracts: ${list}${more}; ${fix}`,
+      );
+    } else {
+      warnings.push(
+        `these files look like contracts but no glob includes them, so they are not gated: ${list}${more}; ${fix}`,
+      );
+    }
+  }
+  return { warnings, errors };
+}
+
+interface Lookalike {
+  path: string;
+  /** What it looks like and why: `a plan contract by its name`. */
+  looks: string;
+  /** A glob that would include it. */
+  glob: string;
+}
+
+/**
+ * Files that look like contracts of a known kind, by name (phase contracts,
+ * quality reviews) or by their first bytes (an oracle contract's
+ * `# CONTRACT` title, a phase contract's or planner plan's telltale keys),
+ * and that no glob includes (those are never opened: discovery has them).
+ */
+function lookalikes(
+  root: string,
+  listing: DirListing,
+  included: (path: string) => boolean,
+): Lookalike[] {
+  const out: Lookalike[] = [];
+  let walked = 0;
+  const stack = [""];
+  while (stack.length > 0 && walked < MAX_WALKED) {
+    const dir = stack.pop()!;
+    for (const e of listing.entries(dir === "" ? root : join(root, dir))) {
+      walked++;
+      const path = dir === "" ? e.name : `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!SKIPPED.has(e.name)) stack.push(path);
+        continue;
+      }
+      if (!e.isFile() || included(path)) continue;
+      const found = lookalike(root, dir, e.name, path);
+      if (found) out.push(found);
+    }
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function lookalike(root: string, dir: string, name: string, path: string): Lookalike | undefined {
+  const at = (pattern: string) => (dir === "" ? pattern : `${dir}/${pattern}`);
+  if (/^phase-[^/]+-contract\.json$/.test(name)) {
+    return { path, looks: "a plan contract by its name", glob: at("phase-*-contract.json") };
+  }
+  if (/^(?:.+-)?qr-[a-z-]+\.json$/.test(name)) {
+    return { path, looks: "a planner quality review by its name", glob: at("qr-*.json") };
+  }
+  if (name.endsWith(".md")) {
+    const head = firstBytes(join(root, path))
+      .replace(/^\uFEFF/, "")
+      .trimStart();
+    if (/^# CONTRACT\b/.test(head)) {
+      return { path, looks: "an oracle contract by its `# CONTRACT` title", glob: at("*.md") };
+    }
+  }
+  if (name.endsWith(".json")) {
+    const head = firstBytes(join(root, path));
+    if (/"source_plan_hash"\s*:/.test(head)) {
+      return { path, looks: "a plan contract by its `source_plan_hash`", glob: at(name) };
+    }
+    if (/"milestones"\s*:/.test(head) && /"waves"\s*:|"planning_context"\s*:/.test(head)) {
+      return { path, looks: "a planner plan by its keys", glob: at(name) };
+    }
+  }
+  return undefined;
+}
+
+/** The first 4 KiB of a file as text ("" when it cannot be read). */
+function firstBytes(abs: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, "r");
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } catch {
+    return "";
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A regular file or a symbolic link (the loader refuses links with its own message); gone counts as a file. */
+function regularOrLink(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() || st.isSymbolicLink();
+  } catch {
+    return true;
+  }
+}
