@@ -1,33 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { PROBLEM_CODES, type ProblemCode } from "../src/model/problem-codes.js";
-import { PROBLEM_HINTS } from "../src/model/problem-hints.js";
 import { problem } from "../src/model/problems.js";
 import { oracleContract } from "./fixtures/run/contracts.js";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const at = { path: "c.md", line: 1, column: 1 };
 
-/** The codes of `codes` that `hints` gives no fix for. */
-function withoutHint(codes: readonly string[], hints: Record<string, string | undefined>) {
-  return codes.filter((c) => !(typeof hints[c] === "string" && hints[c]!.trim().length > 10));
+/** The codes of `codes` whose record gives no real fix (the type makes `hint` required; this checks it says something). */
+function withoutHint(codes: readonly string[], records: Record<string, { hint: string }>) {
+  return codes.filter((c) => !((records[c]?.hint.trim().length ?? 0) > 10));
 }
 
 describe("every problem code has a hint", () => {
   const codes = Object.keys(PROBLEM_CODES) as ProblemCode[];
 
-  it("the table gives a fix for every code, and every problem carries one", () => {
-    expect(withoutHint(codes, PROBLEM_HINTS)).toEqual([]);
+  it("every code's record gives a fix, and every problem carries one", () => {
+    expect(withoutHint(codes, PROBLEM_CODES)).toEqual([]);
     for (const code of codes) expect(problem(code, at, "m").hint, code).toBeTruthy();
-    // Control: a code the hints table lacks is caught.
-    const { "json-syntax": _, ...fewer } = PROBLEM_HINTS;
-    expect(withoutHint(codes, fewer)).toEqual(["json-syntax"]);
+    // Control: a record with an empty hint is caught.
+    const blank = {
+      ...PROBLEM_CODES,
+      "json-syntax": { ...PROBLEM_CODES["json-syntax"], hint: " " },
+    };
+    expect(withoutHint(codes, blank)).toEqual(["json-syntax"]);
     // The finder's own hint wins over the table's.
     expect(problem("json-syntax", at, "m", { hint: "own" }).hint).toBe("own");
-  });
-
-  it("hints name no code the table does not know", () => {
-    expect(Object.keys(PROBLEM_HINTS).filter((c) => !(c in PROBLEM_CODES))).toEqual([]);
   });
 });
 

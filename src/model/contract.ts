@@ -1,4 +1,4 @@
-import type { ProblemCode } from "./problem-codes.js";
+import type { ProblemCode, Severity } from "./problem-codes.js";
 
 /**
  * The shared language of contract-gate: every contract kind parses into these
@@ -22,7 +22,7 @@ export const CONTRACT_KINDS = [
 
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
 
-export type Severity = "error" | "warning";
+export type { Severity };
 
 /** A place in a contract file. Lines and columns are 1-based. */
 export interface Location {

@@ -1,6 +1,5 @@
 import type { Location, Problem, Severity } from "./contract.js";
-import { PROBLEM_CODES, type ProblemCode } from "./problem-codes.js";
-import { defaultHint } from "./problem-hints.js";
+import { defaultHint, PROBLEM_CODES, type ProblemCode } from "./problem-codes.js";
 
 /** Build a problem at a location; severity and hint default to the code's registered ones. */
 export function problem(
@@ -17,9 +16,8 @@ export function problem(
     line: at.line,
     column: at.column,
   };
-  // Every problem ends in a fix: the finder's own, else the code's (problem-hints.ts).
-  const hint = opts.hint ?? defaultHint(code);
-  if (hint !== undefined) p.hint = hint;
+  // Every problem ends in a fix: the finder's own, else the code's record.
+  p.hint = opts.hint ?? defaultHint(code);
   return p;
 }
 
