@@ -2,8 +2,8 @@
  * Adversarial input shapes for the parsers, each built to a given size: the
  * shapes that once cost more than linear time. Shared by
  * the parse bench (bench/parse.ts) and the property test that proves every
- * parser ends with problems and without a throw on each
- * (test/plan-contract.linear.test.ts).
+ * parser ends with problems and without a throw on each, and that its work
+ * grows linearly with the input (test/plan-contract.linear.test.ts).
  */
 
 /** Who reads a shape: a contract kind, the evidence parser, or `refresh-hash`. */

@@ -1,6 +1,7 @@
 // One shape of the parse bench (bench/parse.ts), in a worker thread so that
 // a parse that runs away can be stopped: build the input, parse it a few
-// times, post the best time in milliseconds (or what was thrown).
+// times, post the best time in milliseconds (or what was thrown), and the
+// best time for a quarter of the input (the linearity ratio).
 import { parentPort, workerData } from "node:worker_threads";
 import { parseEvidenceFile } from "../src/formats/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
@@ -32,6 +33,8 @@ function parse(target: ShapeTarget, bytes: Uint8Array): void {
 }
 
 const bytes = new TextEncoder().encode(shape.build(size));
+// A quarter of the input too: time at size over time at a quarter is about 4 for a linear parser.
+const quarter = new TextEncoder().encode(shape.build(Math.floor(size / 4)));
 const times: number[] = [];
 try {
   for (let r = 0; r < runs; r++) {
@@ -41,11 +44,19 @@ try {
   }
   const firstMs = times[0];
   times.sort((a, b) => a - b);
+  // Measured after the full size, so that it runs warm like the best of those.
+  let quarterMs = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < runs; r++) {
+    const start = process.hrtime.bigint();
+    parse(shape.target, quarter);
+    quarterMs = Math.min(quarterMs, Number(process.hrtime.bigint() - start) / 1e6);
+  }
   // The best run is the least disturbed by the rest of the machine; the median is the typical one.
   parentPort!.postMessage({
     ms: times[0],
     medianMs: times[Math.floor(times.length / 2)],
     firstMs,
+    quarterMs,
     bytes: bytes.length,
   });
 } catch (e) {

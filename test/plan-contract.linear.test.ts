@@ -7,45 +7,57 @@ import { parseEvidenceFile } from "../src/formats/evidence/index.js";
 import { parseContract } from "../src/formats/index.js";
 import { MAX_CONTRACT_BYTES } from "../src/formats/text.js";
 import { refreshPlanHash } from "../src/load/refresh-hash.js";
+import { measure } from "./helpers/work-meter.js";
 
 // Issue 7, section 2: every JSON parser (and the markdown one, through
 // parseContract) ends on 1 MiB adversarial inputs with problems, never a
-// throw or a stack overflow. No timing here (bench/parse.ts measures);
-// a quadratic parser shows as this file timing out.
+// throw or a stack overflow. No timing here: the work a parse does is
+// counted (test/helpers/work-meter.ts) at two sizes, and a quadratic parser
+// shows as the count growing 16-fold when the input grows 4-fold. The time
+// ratio for the same shapes is printed by the bench (bench/parse.ts).
 
 /** Just under the cap, so the whole input is read rather than refused as too large. */
 const SIZE = MAX_CONTRACT_BYTES - 64;
 const encoder = new TextEncoder();
 
-/** Parse a shape's input with the parser it targets; `invalid`: it reported an error. */
-function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean } {
+/** What the parser a shape targets said: its problems, or whether `refresh-hash` succeeded. */
+type Read =
+  | { problems: readonly { severity: string; line: number; column: number; message: string }[] }
+  | { ok: boolean };
+
+/** Parse a shape's input with the parser it targets (no assertion: `measure` counts this alone). */
+function read(target: Shape["target"], bytes: Uint8Array): Read {
   switch (target) {
     case "plan-contract":
     case "oracle-contract": {
       const path = target === "plan-contract" ? ".planning/phase-2-contract.json" : "c/x.md";
-      const contract = parseContract(target, path, bytes);
-      for (const p of contract.problems) {
-        expect(p.line).toBeGreaterThanOrEqual(1);
-        expect(p.column).toBeGreaterThanOrEqual(1);
-        expect(p.message).not.toBe("");
-      }
-      return { invalid: contract.problems.some((p) => p.severity === "error") };
+      return parseContract(target, path, bytes);
     }
     case "gates-ledger":
     case "planner-plan":
     case "workphase-research":
     case "spec":
-    case "speckit-tasks": {
-      const contract = parseContract(target, SHAPE_PATHS[target], bytes);
-      return { invalid: contract.problems.some((p) => p.severity === "error") };
-    }
-    case "evidence": {
-      const file = parseEvidenceFile(".planning/phase-2-evidence.json", bytes);
-      return { invalid: file.problems.some((p) => p.severity === "error") };
-    }
+    case "speckit-tasks":
+      return parseContract(target, SHAPE_PATHS[target], bytes);
+    case "evidence":
+      return parseEvidenceFile(".planning/phase-2-evidence.json", bytes);
     case "refresh-hash":
-      return { invalid: !refreshPlanHash(bytes, encoder.encode("plan\n")).ok };
+      return refreshPlanHash(bytes, encoder.encode("plan\n"));
   }
+}
+
+/** Parse a shape's input with the parser it targets; `invalid`: it reported an error. */
+function parse(target: Shape["target"], bytes: Uint8Array): { invalid: boolean } {
+  const result = read(target, bytes);
+  if ("ok" in result) return { invalid: !result.ok };
+  if (target === "plan-contract" || target === "oracle-contract") {
+    for (const p of result.problems) {
+      expect(p.line).toBeGreaterThanOrEqual(1);
+      expect(p.column).toBeGreaterThanOrEqual(1);
+      expect(p.message).not.toBe("");
+    }
+  }
+  return { invalid: result.problems.some((p) => p.severity === "error") };
 }
 
 describe("1 MiB adversarial inputs: every parser ends, with problems, without throwing", () => {
@@ -99,6 +111,72 @@ describe("1 MiB adversarial inputs: every parser ends, with problems, without th
       }),
       { numRuns: 12 },
     );
+  });
+});
+
+/** Input sizes of the work comparison: big enough that the template of a shape is noise. */
+const SMALL = 64 * 1024;
+/**
+ * Shapes compared at larger sizes: past 4,000 entries a list is read by the
+ * bounded schema, which checks each path once more (a constant step, not a
+ * growing one), so both sizes must fall on the same side of that switch.
+ */
+const BASE_SIZE: Readonly<Record<string, number>> = { "overlapping file lists": 256 * 1024 };
+/** Four times as much input may cost at most this many times the work (linear: about 4). */
+const MAX_GROWTH = 5;
+
+/** The work `run(size)` does at `base` and at 4 × `base`, and their ratio. */
+function growth(
+  run: (size: number) => unknown,
+  base = SMALL,
+): { small: number; large: number; ratio: number } {
+  const small = measure(() => run(base));
+  const large = measure(() => run(4 * base));
+  return { small, large, ratio: large / small };
+}
+
+describe("adversarial inputs: every parser's work grows linearly with the input", () => {
+  const cases = SHAPES.map((shape) => ({ ...shape, label: `${shape.target}: ${shape.name}` }));
+  it.each(cases)("$label", (shape) => {
+    const base = BASE_SIZE[shape.name] ?? SMALL;
+    // Built before measuring: the count is the parse's alone.
+    const inputs = new Map([base, 4 * base].map((n) => [n, encoder.encode(shape.build(n))]));
+    const { ratio } = growth((size) => read(shape.target, inputs.get(size)!), base);
+    expect(ratio).toBeLessThanOrEqual(MAX_GROWTH);
+  });
+
+  it("sees quadratic work: each line's number counted from the start, or a search from the start per line (positive controls)", () => {
+    const text = (size: number) => "a line\n".repeat(size / 7);
+    // The classic quadratic: each problem's line counted by splitting the text before it.
+    const quadratic = (size: number) => {
+      const t = text(size);
+      const lines: number[] = [];
+      for (let at = t.indexOf("\n"); at !== -1; at = t.indexOf("\n", at + 1)) {
+        lines.push(t.slice(0, at).split("\n").length);
+      }
+      return lines;
+    };
+    const linear = (size: number) => {
+      const t = text(size);
+      let line = 1;
+      for (let at = t.indexOf("\n"); at !== -1; at = t.indexOf("\n", at + 1)) line++;
+      return line;
+    };
+    // And its regex twin: a search for a marker the text lacks, started over for every line.
+    const rescan = (size: number) => {
+      const t = text(size);
+      const marker = /<!--/g;
+      let hits = 0;
+      for (let at = t.indexOf("\n"); at !== -1; at = t.indexOf("\n", at + 1)) {
+        marker.lastIndex = 0;
+        if (marker.exec(t)) hits++;
+      }
+      return hits;
+    };
+    // Small inputs: the quadratic ones walk about 20 million characters at 4 × 4 KiB.
+    expect(growth(quadratic, 4096).ratio).toBeGreaterThan(12);
+    expect(growth(rescan, 4096).ratio).toBeGreaterThan(12);
+    expect(growth(linear, 4096).ratio).toBeLessThanOrEqual(MAX_GROWTH);
   });
 });
 
