@@ -12,6 +12,12 @@ import {
   TRUNCATION_NOTE,
   utf8Bytes,
 } from "../src/github/limits.js";
+import { composeStickyBody, shaMarker } from "../src/github/sticky-body.js";
+import type { Annotation } from "../src/github/types.js";
+import { finding, type IntegrityReport } from "../src/integrity/types.js";
+import { annotationsFor } from "../src/report/annotations.js";
+import { integrityAnnotations } from "../src/report/integrity.js";
+import { sampleOutcomes } from "./helpers/outcomes.js";
 
 const NOTE_BYTES = utf8Bytes(TRUNCATION_NOTE);
 const PAIR = "😀"; // U+1F600: two UTF-16 code units, four UTF-8 bytes
@@ -92,24 +98,32 @@ describe("GitHub's limits, one rule for every field", () => {
     expect(limit).toBe(bytes);
   });
 
-  const base = { path: "a.md", start_line: 1, end_line: 1, annotation_level: "failure" } as const;
+  const base: Annotation = {
+    path: "a.md",
+    start_line: 1,
+    end_line: 1,
+    annotation_level: "failure",
+    message: "m",
+  };
 
   it.each([
     { field: "title", limit: GITHUB_LIMITS.annotationTitle },
     { field: "message", limit: GITHUB_LIMITS.annotationDetail },
     { field: "raw_details", limit: GITHUB_LIMITS.annotationDetail },
   ] as const)("an annotation's $field: at the limit kept, one over cut", ({ field, limit }) => {
-    const at = fitAnnotationText({ ...base, message: "m", [field]: "a".repeat(limit) });
-    expect(at[field]).toBe("a".repeat(limit));
-    const over = fitAnnotationText({ ...base, message: "m", [field]: "a".repeat(limit + 1) });
-    expect(over[field]).toBe(`${"a".repeat(limit - utf8Bytes(ELLIPSIS))}${ELLIPSIS}`);
-    // A title in 3-byte characters is cut by bytes, at a third of its character count.
-    const wide = fitAnnotationText({ ...base, message: "m", [field]: "€".repeat(limit) });
-    expect(utf8Bytes(wide[field]!)).toBeLessThanOrEqual(limit);
+    const fitted = (text: string) => fitAnnotationText({ ...base, [field]: text })[field];
+    expect(fitted("a".repeat(limit))).toBe("a".repeat(limit));
+    expect(fitted("a".repeat(limit + 1))).toBe(
+      `${"a".repeat(limit - utf8Bytes(ELLIPSIS))}${ELLIPSIS}`,
+    );
+    // Within the limit in characters, over it in bytes: cut (a title at 85 of 255 "€").
+    const wide = fitted("€".repeat(limit));
+    expect(wide).toBe(`${"€".repeat(Math.floor(limit / 3) - 1)}${ELLIPSIS}`);
   });
 
   it("keeps the other fields and their order, and adds no field that was absent", () => {
-    const a = fitAnnotationText({ ...base, title: "t", message: "m" });
+    const { message: _, ...where } = base;
+    const a = fitAnnotationText({ ...where, title: "t", message: "m" });
     expect(Object.keys(a)).toEqual([
       "path",
       "start_line",
@@ -118,5 +132,55 @@ describe("GitHub's limits, one rule for every field", () => {
       "title",
       "message",
     ]);
+  });
+});
+
+/** A surrogate half without its partner: GitHub would show U+FFFD. */
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe("every surface cuts by the same rule", () => {
+  it("an integrity annotation's long message: within the limit, the pair kept whole (control: the old bare slice split it)", () => {
+    const message = `${"a".repeat(65_534)}${PAIR}b`;
+    const report: IntegrityReport = {
+      applies: true,
+      base: "0".repeat(40),
+      findings: [
+        finding({
+          code: "oracle-changed",
+          contract: "c.md",
+          kind: "oracle-contract",
+          path: "c.md",
+          line: 3,
+          subject: "criterion 1",
+          message,
+        }),
+      ],
+    };
+    const [a] = integrityAnnotations(report);
+    expect(utf8Bytes(a!.message)).toBeLessThanOrEqual(GITHUB_LIMITS.annotationDetail);
+    expect(a!.message).toBe(`${"a".repeat(65_532)}${ELLIPSIS}`);
+    expect(LONE.test(a!.message)).toBe(false);
+    // Control: the cut integrity.ts made before, 64 KiB − 1 code units, leaves half the pair.
+    expect(LONE.test(message.slice(0, 64 * 1024 - 1))).toBe(true);
+  });
+
+  it("a criterion's title in 3-byte characters: cut by bytes, as the adapter would", () => {
+    const outcomes = sampleOutcomes();
+    const k = outcomes[0]!.criteria.find((c) => c.blocking)!;
+    k.title = "€".repeat(200); // 200 characters, 600 bytes
+    const a = annotationsFor(outcomes).find((x) => x.title?.includes("€"))!;
+    expect(utf8Bytes(a.title!)).toBeLessThanOrEqual(GITHUB_LIMITS.annotationTitle);
+    expect(a.title!.endsWith(ELLIPSIS)).toBe(true);
+    // The adapter fits with the same rule: what the renderer built passes unchanged.
+    expect(fitAnnotationText(a)).toEqual(a);
+  });
+
+  it("the sticky comment's body: within the comment limit in bytes, marker and sha first, the note last", () => {
+    const marker = "<!-- contract-gate:Contract Gate -->";
+    const body = composeStickyBody(marker, "abc123", `${"é".repeat(40_000)}${PAIR}`);
+    expect(body.startsWith(`${marker}\n${shaMarker("abc123")}\n`)).toBe(true);
+    expect(utf8Bytes(body)).toBeLessThanOrEqual(GITHUB_LIMITS.commentBody);
+    expect(body.endsWith(TRUNCATION_NOTE)).toBe(true);
+    expect(LONE.test(body)).toBe(false);
   });
 });
