@@ -16,7 +16,13 @@ import { composeStickyBody, shaMarker } from "../src/github/sticky-body.js";
 import type { Annotation } from "../src/github/types.js";
 import { finding, type IntegrityReport } from "../src/integrity/types.js";
 import { annotationsFor } from "../src/report/annotations.js";
+import {
+  CHECK_RUN_BUDGET,
+  COMMENT_BUDGET,
+  JOB_SUMMARY_BUDGET,
+} from "../src/report/github-surfaces.js";
 import { integrityAnnotations } from "../src/report/integrity.js";
+import { DEFAULT_MARKDOWN_BUDGET } from "../src/report/markdown.js";
 import { sampleOutcomes } from "./helpers/outcomes.js";
 
 const NOTE_BYTES = utf8Bytes(TRUNCATION_NOTE);
@@ -96,6 +102,13 @@ describe("GitHub's limits, one rule for every field", () => {
     ["job summary", GITHUB_LIMITS.jobSummary, 1_048_576],
   ])("%s: %i bytes", (_, limit, bytes) => {
     expect(limit).toBe(bytes);
+  });
+
+  it("the renderers' budgets sit within the limits (the comment's leaves room for its markers)", () => {
+    expect(CHECK_RUN_BUDGET).toBe(GITHUB_LIMITS.checkRunOutput);
+    expect(DEFAULT_MARKDOWN_BUDGET).toBe(GITHUB_LIMITS.checkRunOutput);
+    expect(COMMENT_BUDGET).toBeLessThan(GITHUB_LIMITS.commentBody - 1_000);
+    expect(JOB_SUMMARY_BUDGET).toBeLessThan(GITHUB_LIMITS.jobSummary);
   });
 
   const base: Annotation = {
