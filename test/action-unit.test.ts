@@ -16,6 +16,7 @@ import { selectChanged } from "../src/action/select.js";
 import { notPullRequestRun } from "../src/action/workflow-run.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
 import { openGit } from "../src/git/index.js";
+import { utf8Bytes } from "../src/github/limits.js";
 import {
   type Annotation,
   type ChangedFile,
@@ -542,11 +543,11 @@ describe("annotationsFor", () => {
     }
   });
 
-  it("caps titles at 255 characters and never annotates line 0", () => {
+  it("caps titles at 255 bytes (github/limits.ts) and never annotates line 0", () => {
     const [a] = annotationsFor([
       contract("fail", [criterion("1", "unmet", 0, { title: "t".repeat(400) })]),
     ]) as [Annotation];
-    expect(a.title!.length).toBe(255);
+    expect(utf8Bytes(a.title!)).toBe(255);
     expect(a.start_line).toBe(1);
   });
 });

@@ -4,13 +4,9 @@
  * description: every test ends with no violations.
  */
 import { describe, expect, it } from "vitest";
-import {
-  createGitHubApi,
-  type GitHubApiOptions,
-  recordedSha,
-  shaMarker,
-} from "../src/github/adapter.js";
+import { createGitHubApi, type GitHubApiOptions } from "../src/github/adapter.js";
 import { createOctokit } from "../src/github/client.js";
+import { recordedSha, shaMarker } from "../src/github/sticky-body.js";
 import { type Annotation, type GitHubApi, GitHubApiError } from "../src/github/types.js";
 import { standInsCheckedAfterEach } from "./github/checked.js";
 import {

@@ -3,6 +3,7 @@
  * check run's output, the sticky comment and the job summary, from the verdict.
  */
 import { describe, expect, it } from "vitest";
+import { utf8Bytes } from "../src/github/limits.js";
 import { finding, type IntegrityReport } from "../src/integrity/types.js";
 import {
   CHECK_RUN_BUDGET,
@@ -15,7 +16,6 @@ import {
   type SurfaceInput,
 } from "../src/report/github-surfaces.js";
 import { commentMarker } from "../src/report/github-text.js";
-import { markdownSize } from "../src/report/markdown-escape.js";
 import { summariseRun } from "../src/verdict.js";
 import { sampleOutcomes } from "./helpers/outcomes.js";
 
@@ -139,12 +139,12 @@ describe("budgets", () => {
   it("keeps the check run's summary and text within 65,535 and the comment within 60,000 plus its marker", () => {
     for (const noMatch of [undefined, NO_MATCH]) {
       const surfaces = githubSurfaces({ ...huge(), noMatch });
-      expect(markdownSize(surfaces.checkRun.summary)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
-      expect(markdownSize(surfaces.checkRun.text)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
+      expect(utf8Bytes(surfaces.checkRun.summary)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
+      expect(utf8Bytes(surfaces.checkRun.text)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
       const marker = `${commentMarker("Contract Gate")}\n`;
       const lead = noMatch ? `**${noMatch}**\n\n` : "";
-      expect(markdownSize(surfaces.comment)).toBeLessThanOrEqual(
-        markdownSize(marker + lead) + COMMENT_BUDGET,
+      expect(utf8Bytes(surfaces.comment)).toBeLessThanOrEqual(
+        utf8Bytes(marker + lead) + COMMENT_BUDGET,
       );
       // The budgets were binding: passing criteria's details had to go, but the job
       // summary (1,000,000) keeps every one.
@@ -152,7 +152,7 @@ describe("budgets", () => {
       expect(surfaces.checkRun.text).not.toContain(lastDetail);
       expect(surfaces.comment).not.toContain(lastDetail);
       expect(surfaces.jobSummary).toContain(lastDetail);
-      expect(markdownSize(surfaces.jobSummary)).toBeGreaterThan(CHECK_RUN_BUDGET);
+      expect(utf8Bytes(surfaces.jobSummary)).toBeGreaterThan(CHECK_RUN_BUDGET);
     }
   });
 });
@@ -162,15 +162,15 @@ describe("the check run's budget with a lead in another script", () => {
     // Globs in another script make the lead three times longer in bytes than in
     // characters. Sized so the whole report fits beside the lead counted in
     // characters but not in bytes: only a byte count keeps the summary in budget.
-    const plain = markdownSize(checkRunOutput(input()).summary);
+    const plain = utf8Bytes(checkRunOutput(input()).summary);
     const lead = (k: number) => `**${NO_MATCH.replace("x/*.md", "契".repeat(k))}**\n\n`;
-    const r = markdownSize(lead(0));
+    const r = utf8Bytes(lead(0));
     const k = Math.floor((CHECK_RUN_BUDGET - r - plain / 2) / 3);
     expect(lead(k).length + plain).toBeLessThan(CHECK_RUN_BUDGET);
-    expect(markdownSize(lead(k)) + plain).toBeGreaterThan(CHECK_RUN_BUDGET);
+    expect(utf8Bytes(lead(k)) + plain).toBeGreaterThan(CHECK_RUN_BUDGET);
     const output = checkRunOutput(input({ noMatch: NO_MATCH.replace("x/*.md", "契".repeat(k)) }));
     expect(output.summary.startsWith(lead(k))).toBe(true);
-    expect(markdownSize(output.summary)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
+    expect(utf8Bytes(output.summary)).toBeLessThanOrEqual(CHECK_RUN_BUDGET);
   });
 });
 

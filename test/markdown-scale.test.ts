@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { utf8Bytes } from "../src/github/limits.js";
 import { renderMarkdown } from "../src/report/markdown.js";
-import { markdownSize } from "../src/report/markdown-escape.js";
 import { type ContractOutcome, summariseRun } from "../src/verdict.js";
 import { sampleOutcomes } from "./helpers/outcomes.js";
 
@@ -50,10 +50,10 @@ describe("markdown at 30,000 criteria", () => {
     const opts = { title: "Gate", footer: "footer  \n\n", verdictLine: "**1 blocking**  " };
     const whole = renderMarkdown(summary, all, { ...opts, budget: 10_000_000 });
     expect(whole).not.toContain("Report shortened");
-    expect(renderMarkdown(summary, all, { ...opts, budget: markdownSize(whole) })).toBe(whole);
-    const short = renderMarkdown(summary, all, { ...opts, budget: markdownSize(whole) - 1 });
+    expect(renderMarkdown(summary, all, { ...opts, budget: utf8Bytes(whole) })).toBe(whole);
+    const short = renderMarkdown(summary, all, { ...opts, budget: utf8Bytes(whole) - 1 });
     expect(short).toContain("Report shortened");
-    expect(markdownSize(short)).toBeLessThan(markdownSize(whole));
+    expect(utf8Bytes(short)).toBeLessThan(utf8Bytes(whole));
   });
 
   it("cuts a report of 30,000 blocking rows to its budget, counting what it leaves out", () => {
@@ -66,6 +66,6 @@ describe("markdown at 30,000 criteria", () => {
     const kept = md.split("\n").filter((l) => l.startsWith("- ❌")).length;
     expect(kept).toBeGreaterThan(0);
     expect(md).toContain(`Report cut to fit 20,000 characters: ${30_000 - kept} blocking rows`);
-    expect(markdownSize(md)).toBeLessThanOrEqual(20_000);
+    expect(utf8Bytes(md)).toBeLessThanOrEqual(20_000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { utf8Bytes } from "../src/github/limits.js";
 import { renderMarkdown } from "../src/report/markdown.js";
-import { codeBlock, codeSpan, escapeInline, markdownSize } from "../src/report/markdown-escape.js";
+import { codeBlock, codeSpan, escapeInline } from "../src/report/markdown-escape.js";
 import { plain } from "../src/report/paint.js";
 import { RunReportSchema, runReportJson, runReportJsonChunks } from "../src/report/run-json.js";
 import { renderTerminal } from "../src/report/terminal.js";
@@ -23,10 +24,6 @@ describe("markdown escaping", () => {
     const block = codeBlock("before\n```\nafter\n````");
     expect(block.startsWith("`````text\n")).toBe(true);
     expect(block.endsWith("\n`````")).toBe(true);
-  });
-
-  it("counts bytes as well as characters", () => {
-    expect(markdownSize("ééé")).toBe(6);
   });
 });
 
@@ -58,7 +55,7 @@ describe("run reports", () => {
     const s = summariseRun(big);
     for (const budget of [65_535, 4_000]) {
       const md = renderMarkdown(s, big, { budget });
-      expect(markdownSize(md)).toBeLessThanOrEqual(budget);
+      expect(utf8Bytes(md)).toBeLessThanOrEqual(budget);
       expect(md).toContain("**4 blocking** of 2006 criteria");
       for (const id of ["2", "3", "5", "T1.1"]) expect(md).toContain(`\`${id}\``);
       expect(md).toMatch(/Report (shortened|cut) to fit/);
@@ -67,7 +64,7 @@ describe("run reports", () => {
 
   it("cuts even blocking rows at a tiny budget but stays within it and counts what was cut", () => {
     const md = renderMarkdown(summary, outcomes, { budget: 600 });
-    expect(markdownSize(md)).toBeLessThanOrEqual(600);
+    expect(utf8Bytes(md)).toBeLessThanOrEqual(600);
     expect(md).toMatch(/Report cut to fit 600 characters: \d+ blocking rows?/);
   });
 

@@ -1,19 +1,13 @@
+import { fitAnnotationText } from "../github/limits.js";
 import type { Annotation } from "../github/types.js";
 import type { ContractOutcome } from "../verdict.js";
-
-/** GitHub's limits: a title of 255 characters, a message of 64 KB. */
-const TITLE_MAX = 255;
-const MESSAGE_MAX = 64 * 1024 - 1;
-
-function cap(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
 
 /**
  * One annotation per contract problem and per blocking criterion (failure),
  * warnings for warnings and notices for manual criteria, at the contract's
  * file and line. `prefix` turns working-directory paths into repository paths.
- * Pure; failures come first so a capped list keeps what blocks.
+ * Pure; failures come first so a capped list keeps what blocks; every text
+ * within GitHub's limits (`fitAnnotationText`).
  */
 export function annotationsFor(contracts: readonly ContractOutcome[], prefix = ""): Annotation[] {
   const repoPath = (p: string) => (prefix === "" ? p : `${prefix}/${p}`);
@@ -25,11 +19,8 @@ export function annotationsFor(contracts: readonly ContractOutcome[], prefix = "
         start_line: Math.max(1, p.line),
         end_line: Math.max(1, p.line),
         annotation_level: p.severity === "error" ? "failure" : "warning",
-        title: cap(
-          `${p.severity === "error" ? "Invalid contract" : "Contract warning"}: ${p.code}`,
-          TITLE_MAX,
-        ),
-        message: cap(p.hint ? `${p.message}\nFix: ${p.hint}` : p.message, MESSAGE_MAX),
+        title: `${p.severity === "error" ? "Invalid contract" : "Contract warning"}: ${p.code}`,
+        message: p.hint ? `${p.message}\nFix: ${p.hint}` : p.message,
       });
     }
     for (const k of c.criteria) {
@@ -54,9 +45,9 @@ export function annotationsFor(contracts: readonly ContractOutcome[], prefix = "
         start_line: Math.max(1, k.location.line),
         end_line: Math.max(1, k.location.line),
         annotation_level: k.blocking ? "failure" : "notice",
-        title: cap(`${k.status}: ${k.id} ${k.title}`, TITLE_MAX),
-        message: cap(k.reason, MESSAGE_MAX),
-        ...(detail ? { raw_details: cap(detail, MESSAGE_MAX) } : {}),
+        title: `${k.status}: ${k.id} ${k.title}`,
+        message: k.reason,
+        ...(detail ? { raw_details: detail } : {}),
       });
     }
   }
@@ -64,5 +55,5 @@ export function annotationsFor(contracts: readonly ContractOutcome[], prefix = "
   return out
     .map((a, i) => ({ a, i }))
     .sort((x, y) => rank[x.a.annotation_level] - rank[y.a.annotation_level] || x.i - y.i)
-    .map(({ a }) => a);
+    .map(({ a }) => fitAnnotationText(a));
 }

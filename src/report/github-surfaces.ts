@@ -1,3 +1,4 @@
+import { GITHUB_LIMITS, utf8Bytes } from "../github/limits.js";
 import type { CheckRunOutput } from "../github/types.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { SpecProof } from "../proof/types.js";
@@ -6,15 +7,15 @@ import { annotationsFor } from "./annotations.js";
 import { checkRunTitle, commentMarker, integrityTitle } from "./github-text.js";
 import { integrityAnnotations, integrityMarkdown } from "./integrity.js";
 import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
-import { markdownSize } from "./markdown-escape.js";
+
 import { proofMarkdown } from "./proof.js";
 import { runLineText } from "./run-line.js";
 
-/** The Checks API's limit for a check run's `summary` and `text`. */
-export const CHECK_RUN_BUDGET = 65_535;
-/** The sticky comment's, well under GitHub's 65,536 for a comment body. */
+/** The check run's `summary` and `text` each: all GitHub takes. */
+export const CHECK_RUN_BUDGET = GITHUB_LIMITS.checkRunOutput;
+/** The sticky comment's, well under GitHub's limit: the markers and the lead line go around it. */
 export const COMMENT_BUDGET = 60_000;
-/** The job summary's (GitHub takes up to 1 MiB per step). */
+/** The job summary's, under GitHub's 1 MiB for a step (the lead line and a warning go above it). */
 export const JOB_SUMMARY_BUDGET = 1_000_000;
 
 /** A run's verdict and the context every surface on GitHub shows with it. */
@@ -88,7 +89,7 @@ export function checkRunOutput(input: SurfaceInput): CheckRunSurface {
       renderMarkdown(summary, outcomes, {
         ...markdown(input, CHECK_RUN_BUDGET),
         // The budget counts bytes: globs in another script take more bytes than characters.
-        budget: CHECK_RUN_BUDGET - markdownSize(lead),
+        budget: CHECK_RUN_BUDGET - utf8Bytes(lead),
         part: "summary",
         // GitHub shows the text below the summary: the summary line ends the text.
         verdictLine: undefined,

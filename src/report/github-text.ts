@@ -34,14 +34,10 @@ export function checkRunTitle(
   return `${c.met} of ${criteriaCount(c.criteria)} met${manual} — nothing blocks`;
 }
 
-/** The hidden markers of the sticky comment: which gate wrote it, and for which head. */
+/** The sticky comment's hidden marker: which gate wrote it (the adapter adds the head's, github/sticky-body.ts). */
 export function commentMarker(checkName: string): string {
   // No "--" may remain (a "--->" in the name would otherwise still close the comment early).
   return `<!-- contract-gate:${checkName.replace(/-(?=-)/g, "- ")} -->`;
-}
-
-export function shaMarker(sha: string): string {
-  return `<!-- contract-gate:sha:${sha} -->`;
 }
 
 /** The check-run title, led by the contract changes that block. */

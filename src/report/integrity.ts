@@ -1,3 +1,4 @@
+import { fitAnnotationText, utf8Bytes } from "../github/limits.js";
 import type { Annotation } from "../github/types.js";
 import {
   type Finding,
@@ -5,7 +6,7 @@ import {
   orderFindings,
   sharesHead,
 } from "../integrity/types.js";
-import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import { codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 import type { Paint } from "./paint.js";
 import { safe } from "./terminal.js";
 
@@ -71,7 +72,7 @@ export function integrityMarkdown(report: IntegrityReport | undefined, budget: n
     ].join("\n");
     const more = findings.length - shown - 1;
     const tail = more > 0 ? `\n- … ${more} more (the JSON report has every finding)` : "";
-    if (markdownSize(`${text}\n${item}${tail}`) > budget) {
+    if (utf8Bytes(`${text}\n${item}${tail}`) > budget) {
       text += `\n- … ${findings.length - shown} more change${s(findings.length - shown)} not shown (the JSON report has every finding)`;
       break;
     }
@@ -117,7 +118,7 @@ export function integrityTerminal(report: IntegrityReport, paint: Paint): string
 /**
  * One annotation per finding, at its head line (line 1 of the base path for
  * a file that is gone, named in the message). Approved blocking findings
- * become notices.
+ * become notices. A long diff is cut to GitHub's limit (`fitAnnotationText`).
  */
 export function integrityAnnotations(
   report: IntegrityReport | undefined,
@@ -128,13 +129,13 @@ export function integrityAnnotations(
   return orderFindings(report.findings).map((f) => {
     const diff = beforeAfter(f);
     const approved = f.blocking && report.approval !== undefined;
-    return {
+    return fitAnnotationText<Annotation>({
       path: repoPath(f.path),
       start_line: Math.max(1, f.line),
       end_line: Math.max(1, f.line),
       annotation_level: !f.blocking ? "warning" : approved ? "notice" : "failure",
       title: `Contract change: ${f.code}${approved ? ` (approved by @${report.approval!.login})` : ""}`,
-      message: `${f.message}${diff ? `\n${diff}` : ""}`.slice(0, 64 * 1024 - 1),
-    };
+      message: `${f.message}${diff ? `\n${diff}` : ""}`,
+    });
   });
 }

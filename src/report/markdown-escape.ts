@@ -47,8 +47,3 @@ export function codeBlock(s: string, info = "text"): string {
   // GitHub does not link mentions inside fences; defused anyway in case a renderer does.
   return `${fence}${info}\n${defuseMentions(clean.replace(/\n+$/, ""))}\n${fence}`;
 }
-
-/** Size by GitHub's limits: both characters and UTF-8 bytes must fit. */
-export function markdownSize(s: string): number {
-  return Math.max(s.length, Buffer.byteLength(s, "utf8"));
-}

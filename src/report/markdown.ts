@@ -1,12 +1,13 @@
+import { GITHUB_LIMITS, utf8Bytes } from "../github/limits.js";
 import { scopeText } from "../scope/scope-reason.js";
 import type { ContractOutcome, CriterionOutcome, CriterionStatus, RunSummary } from "../verdict.js";
 import { CRITERION_STATUSES } from "../verdict.js";
-import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import { codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 import { orderContracts, orderCriteria, verdictLabel } from "./order.js";
 import { criteriaCount } from "./problems-text.js";
 
-/** GitHub's limit for a check run's `summary`/`text` and a comment body. */
-export const DEFAULT_MARKDOWN_BUDGET = 65_535;
+/** The default budget: GitHub's limit for a check run's `summary`/`text`. */
+export const DEFAULT_MARKDOWN_BUDGET = GITHUB_LIMITS.checkRunOutput;
 
 export const STATUS_EMOJI: Record<CriterionStatus, string> = {
   met: "✅",
@@ -20,7 +21,7 @@ export const STATUS_EMOJI: Record<CriterionStatus, string> = {
 };
 
 export interface MarkdownOptions {
-  /** Max characters and UTF-8 bytes (default 65,535). */
+  /** Max UTF-8 bytes, the unit of every GitHub limit (default 65,535; see github/limits.ts). */
   budget?: number;
   /** Heading text, e.g. the check name. */
   title?: string;
@@ -74,7 +75,7 @@ export function renderMarkdown(
   const ordered = orderContracts(contracts);
   for (const level of LEVELS) {
     const text = render(summary, ordered, opts, level, budget);
-    if (text !== undefined && markdownSize(text) <= budget) return text;
+    if (text !== undefined && utf8Bytes(text) <= budget) return text;
   }
   return hardCut(summary, ordered, opts, budget);
 }
@@ -112,7 +113,7 @@ export function countsLine(summary: RunSummary): string {
 
 /**
  * The report's lines, and a lower bound on the size of the text they end as:
- * the non-newline characters (and UTF-8 bytes) of each line up to its last
+ * the UTF-8 bytes of each line, newlines left out, up to its last
  * non-blank one, which neither collapsing blank lines nor the final
  * `trimEnd` removes. Once the bound passes the budget the level cannot fit,
  * so rendering stops there instead of building megabytes at 30,000 criteria
@@ -120,7 +121,6 @@ export function countsLine(summary: RunSummary): string {
  */
 class BoundedLines {
   readonly lines: string[] = [];
-  private chars = 0;
   private bytes = 0;
 
   constructor(private readonly budget: number) {}
@@ -131,10 +131,9 @@ class BoundedLines {
     const kept = line.trimEnd();
     if (kept !== "") {
       const newlines = countNewlines(kept);
-      this.chars += kept.length - newlines;
-      this.bytes += Buffer.byteLength(kept, "utf8") - newlines;
+      this.bytes += utf8Bytes(kept) - newlines;
     }
-    return this.chars <= this.budget && this.bytes <= this.budget;
+    return this.bytes <= this.budget;
   }
 
   /** Add lines in order; false once the report cannot fit (the rest are not added). */
@@ -297,27 +296,19 @@ function hardCut(
   const note = (cut: number) =>
     `\n> [!WARNING]\n> Report cut to fit ${budget.toLocaleString("en-US")} characters: ${cut} blocking row${cut === 1 ? "" : "s"} and all other rows and details omitted. The JSON report has everything.\n`;
   let text = head.join("\n");
-  let size = sizes(text);
+  let size = utf8Bytes(text);
   let kept = 0;
-  const reserved = markdownSize(lastLine(opts).join("\n")) + 1;
+  const reserved = utf8Bytes(lastLine(opts).join("\n")) + 1;
   for (const r of rows) {
-    const row = sizes(r);
-    const cut = sizes(note(total - kept - 1));
-    const chars = size.chars + 1 + row.chars + cut.chars;
-    const bytes = size.bytes + 1 + row.bytes + cut.bytes;
-    if (Math.max(chars, bytes) + reserved > budget) break;
+    const row = utf8Bytes(r);
+    if (size + 1 + row + utf8Bytes(note(total - kept - 1)) + reserved > budget) break;
     text = `${text}\n${r}`;
-    size = { chars: size.chars + 1 + row.chars, bytes: size.bytes + 1 + row.bytes };
+    size += 1 + row;
     kept++;
   }
   const last = lastLine(opts).join("\n");
   const body = `${text}\n${note(total - kept)}${last ? `${last}\n` : ""}`;
   const footer =
-    opts.footer && markdownSize(`${body}\n${opts.footer}\n`) <= budget ? `\n${opts.footer}\n` : "";
+    opts.footer && utf8Bytes(`${body}\n${opts.footer}\n`) <= budget ? `\n${opts.footer}\n` : "";
   return `${body}${footer}`;
-}
-
-/** A text's length in characters and in UTF-8 bytes (`markdownSize` is the larger). */
-function sizes(s: string): { chars: number; bytes: number } {
-  return { chars: s.length, bytes: Buffer.byteLength(s, "utf8") };
 }

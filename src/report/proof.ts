@@ -1,5 +1,6 @@
+import { utf8Bytes } from "../github/limits.js";
 import type { GuardrailRule, ProofRun, ProvedTest, SpecProof } from "../proof/types.js";
-import { codeBlock, codeSpan, escapeInline, markdownSize } from "./markdown-escape.js";
+import { codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 import type { Paint } from "./paint.js";
 import { OUTPUT_LINES, outputLines, safe } from "./terminal.js";
 
@@ -135,7 +136,7 @@ function withinBudget(lines: readonly string[], budget: number): string {
   let out = "";
   for (const [i, line] of lines.entries()) {
     const next = `${out}${line}\n`;
-    if (markdownSize(next) > budget - 80) {
+    if (utf8Bytes(next) > budget - 80) {
       return `${out}\n… ${lines.length - i} more lines of the requirement proof (the JSON report has all of it)\n`;
     }
     out = next;
