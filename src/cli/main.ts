@@ -4,6 +4,7 @@ import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
+import { openGit } from "../git/index.js";
 import { evidenceProblems, loadContract, unreadProblem } from "../load/index.js";
 import { refreshPlanHash } from "../load/refresh-hash.js";
 import type { Contract, PlanHeader } from "../model/contract.js";
@@ -137,13 +138,14 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
+  const git = openGit(root);
   const committed = "committed" in values && values.committed === true;
-  const named = await namedPaths(root, command === "validate" && committed, io.env);
+  const named = await namedPaths(git, command === "validate" && committed, io.env);
   const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr, named)).map(
     (c) => withEvidenceProblems(root, c),
   );
   const contracts: Contract[] =
-    command === "validate" ? await committedOnly(root, loaded, committed, io.env) : loaded;
+    command === "validate" ? await committedOnly(git, loaded, committed, io.env) : loaded;
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);
@@ -155,7 +157,7 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const base = "base" in values && typeof values.base === "string" ? values.base : undefined;
-  const integrity = await cliIntegrity(root, base, values.contracts);
+  const integrity = await cliIntegrity(git, base, values.contracts);
   if (values.json) {
     const json = validateJson(contracts);
     io.stdout(

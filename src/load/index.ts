@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type EvidenceFile, parseEvidenceFile } from "../formats/evidence/index.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { planHash } from "../formats/plan-hash.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "../formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { linkResearch, researchPathOf } from "../formats/workphase/index.js";
@@ -17,7 +18,7 @@ import {
   type Problem,
 } from "../model/contract.js";
 import { problem, sortProblems } from "../model/problems.js";
-import { checkDrift, planHash } from "./drift.js";
+import { checkDrift } from "./drift.js";
 
 /**
  * Read, parse and drift-check one contract. `relPath` is relative to `root`
