@@ -22,6 +22,7 @@ import {
 } from "../report/status.js";
 import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
+import { VERSION } from "../version.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
@@ -29,7 +30,6 @@ import { type CliIO, EXIT } from "./io.js";
 import { mergeCommand } from "./merge-command.js";
 import { runCommand } from "./run-command.js";
 import { committedOnly, findRoot, loadAll, namedPaths } from "./shared.js";
-import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
   root: { type: "string" },

@@ -1,14 +1,16 @@
 import { resolve } from "node:path";
+import { isRequirementSpec } from "../formats/kinds/index.js";
 import { openGit } from "../git/index.js";
 import { loadContracts } from "../load/index.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { UsageError } from "../scope/discover.js";
 import { mergeShardReports } from "../shard/merge.js";
-import { isRequirementSpec, withShardProofs } from "../shard/proof.js";
+import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
+import { VERSION } from "../version.js";
 import { parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
@@ -18,7 +20,6 @@ import { cliProof } from "./proof.js";
 import { proofFlags } from "./run-command.js";
 import { headCommit } from "./shard.js";
 import { findRoot, scopePaths } from "./shared.js";
-import { VERSION } from "./version.js";
 
 const OPTIONS = {
   root: { type: "string" },

@@ -7,8 +7,8 @@ import { UsageError } from "../scope/discover.js";
 import { assignShards, parseShard, scopeDigest } from "../shard/assign.js";
 import { isDirectory } from "../shard/read-dir.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
+import { VERSION } from "../version.js";
 import type { CliIO } from "./io.js";
-import { VERSION } from "./version.js";
 
 /** The commit the working tree is at, which every shard and the merge must share. */
 export async function headCommit(git: Git, option: string): Promise<string> {

@@ -17,6 +17,7 @@ import {
   type Location,
   type Problem,
 } from "../model/contract.js";
+import type { EvidenceLoad } from "../model/evidence.js";
 import { problem, sortProblems } from "../model/problems.js";
 import { checkDrift } from "./drift.js";
 
@@ -74,6 +75,10 @@ export async function loadContract(
       found.push(...drift.problems);
     }
     contract.problems = sortProblems([...contract.problems, ...found]);
+  }
+  // The behavioral checks' citations, read now with the contract: the run reads no file of its own.
+  if (contract.criteria.some((k) => k.checks.some((c) => c.type === "behavioral"))) {
+    contract.evidence = loadEvidence(root, relPath);
   }
   return contract;
 }
@@ -184,14 +189,6 @@ function listMarkdown(root: string, rel: string): string[] {
     return [];
   }
 }
-
-/** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */
-export type EvidenceLoad =
-  /** The contract's file name pairs it with no evidence file. */
-  | { kind: "none" }
-  | { kind: "missing"; path: string }
-  /** Read and parsed; a file that could not be read safely is one problem and no citations. */
-  | { kind: "read"; path: string; file: EvidenceFile };
 
 /** Read and parse the evidence file paired with a contract (never through a symlink). */
 export function loadEvidence(root: string, contractPath: string): EvidenceLoad {
