@@ -216,7 +216,8 @@ export function loadEvidence(root: string, contractPath: string): EvidenceLoad {
  */
 export function evidenceProblems(root: string, contract: Contract): Problem[] {
   if (contract.kind !== "plan-contract") return [];
-  const evidence = loadEvidence(root, contract.path);
+  // Read with the contract when it has behavioral checks; read here when it has none.
+  const evidence = contract.evidence ?? loadEvidence(root, contract.path);
   return evidence.kind === "read" ? evidence.file.problems : [];
 }
 
