@@ -88,9 +88,9 @@ let failed = false;
   const baseMs: number[] = [];
   for (let k = 0; k < 5; k++) {
     const t0 = performance.now();
-    const listing = await listTree(root);
+    const listing = await listTree(g);
     const plan = planBase(changed, (p) => isTestFile(p));
-    const views = openViews({ checkout: root, listing, parent });
+    const views = openViews({ checkout: root, git: g, listing, parent });
     const t1 = performance.now();
     views.head();
     const t2 = performance.now();
@@ -115,7 +115,7 @@ let failed = false;
     type Start = { ms: number; viewMs: number; treeMs: number };
     const withLayer: Start[] = [];
     const without: Start[] = [];
-    const listing = await listTree(root);
+    const listing = await listTree(g);
     const plan = planBase(changed, (p) => isTestFile(p));
     const open = async (layer?: string) => {
       const t = performance.now();
@@ -134,7 +134,7 @@ let failed = false;
       return { ms, viewMs: sandbox.viewMs, treeMs: sandbox.treeMs ?? 0 };
     };
     for (let k = 0; k < 5; k++) {
-      const views = openViews({ checkout: root, listing, parent });
+      const views = openViews({ checkout: root, git: g, listing, parent });
       const t0 = performance.now();
       const layer = views.layer(await views.readBase({ commit: sha, plan }));
       gateMs.push(performance.now() - t0);
@@ -212,6 +212,7 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
     const t = performance.now();
     const out = await proveTests([input], {
       root,
+      git: g,
       base: sha,
       changed,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
@@ -287,6 +288,7 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
       const t = performance.now();
       const out = await proveTests([input], {
         root,
+        git: g,
         base: sha,
         changed,
         testCommand: `cp '${xml}' {junit} # {files}`,

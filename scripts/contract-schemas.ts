@@ -6,7 +6,7 @@ import { UNSAFE_COMMAND_CHAR } from "../src/formats/plan-contract/command-safety
 import { ignorableValues } from "../src/formats/plan-contract/ignored-keys.js";
 import { CHECK_TYPES, KEYS, PlanContractSchema } from "../src/formats/plan-contract/schema.js";
 import { MAX_ACTION_CHARS, TASK_ID } from "../src/formats/plan-contract/task-rules.js";
-import { HASH_FORMAT } from "../src/load/drift.js";
+import { HASH_FORMAT } from "../src/formats/plan-hash.js";
 
 /** Where the committed schemas are published (the `v1` tag of the repository). */
 export const SCHEMA_URL_BASE =

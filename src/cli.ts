@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
 import { drained } from "./cli/io.js";
 import { main } from "./cli/main.js";
-import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { killAllRunning } from "./process/process-group.js";
+import { onEndingSignals, signalExitCode } from "./process/signals.js";
 import { runSandboxHost } from "./sandbox/host.js";
 import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
 

@@ -2,12 +2,12 @@ import { dirname } from "node:path";
 import { coreIO, corePostIO, isPostStep, markMainStep } from "./action/core-io.js";
 import { runAction } from "./action/main.js";
 import { runPost } from "./action/post.js";
-import { onEndingSignals, signalExitCode } from "./cli/signals.js";
 import { createGitHubApi } from "./github/adapter.js";
 import { createOctokit } from "./github/client.js";
 import { parseApiTuning } from "./github/tuning.js";
 import type { RepoRef } from "./github/types.js";
 import { killAllRunning } from "./process/process-group.js";
+import { onEndingSignals, signalExitCode } from "./process/signals.js";
 import { runSandboxHost } from "./sandbox/host.js";
 import { SANDBOX_HOST_ARG } from "./sandbox/protocol.js";
 

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { signalExitCode } from "../src/cli/signals.js";
+import { signalExitCode } from "../src/process/signals.js";
 import { oracleContract } from "./fixtures/run/contracts.js";
 import { outputOf } from "./helpers/action-harness.js";
 import { processesWith, ROOT } from "./helpers/sandbox.js";

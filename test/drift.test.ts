@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkDrift, planHash } from "../src/load/drift.js";
+import { planHash } from "../src/formats/plan-hash.js";
+import { checkDrift } from "../src/load/drift.js";
 import type { PlanHeader } from "../src/model/contract.js";
 
 const plan = new TextEncoder().encode("# Phase 1\r\nplan text\n");

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { kindOf } from "../src/formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
 import { phaseFiles } from "../src/formats/kinds/phase-files.js";
+import { planHash } from "../src/formats/plan-hash.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../src/integrity/compare.js";
 import { comparedKind, type Finding, orderFindings } from "../src/integrity/types.js";
 import { type ContractVersion, version } from "../src/integrity/version.js";
-import { planHash } from "../src/load/drift.js";
 import type { Contract } from "../src/model/contract.js";
 import { contractPaths } from "../src/scope/contract-path.js";
 import {

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectChanged } from "../src/action/select.js";
+import { companionsOf } from "../src/formats/kinds/companions.js";
 import { phaseFiles } from "../src/formats/kinds/phase-files.js";
-import { companionsOf } from "../src/run/changed.js";
 import { discoverContracts } from "../src/scope/discover.js";
 import { runCli } from "./helpers/cli.js";
 import { commitAll } from "./helpers/git.js";

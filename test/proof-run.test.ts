@@ -52,6 +52,7 @@ async function prove(
   const git = openGit(root);
   const ctx: ProverContext = {
     root,
+    git,
     base,
     changed: await git.changedBetween(base, "HEAD"),
     env: cleanEnv(),

@@ -75,7 +75,8 @@ describe("the two trees", () => {
     const plan = planBase(await g.changedBetween(base, "HEAD"), (p) => isTestFile(p));
     const views = await buildViews({
       checkout: root,
-      listing: await listTree(root),
+      git: openGit(root),
+      listing: await listTree(openGit(root)),
       base: { commit: base, plan },
       parent: tempDir(),
     });
@@ -134,7 +135,8 @@ describe("the two trees", () => {
     );
     const views = await buildViews({
       checkout: root,
-      listing: await listTree(root),
+      git: openGit(root),
+      listing: await listTree(openGit(root)),
       // As a diff that calls an added file modified would have it.
       base: { commit: base, plan: { restore: ["src/a.ts", "src/new.ts"], hide: [] } },
     });
@@ -154,7 +156,8 @@ describe("the two trees", () => {
     await expect(
       buildViews({
         checkout: root,
-        listing: await listTree(root),
+        git: openGit(root),
+        listing: await listTree(openGit(root)),
         base: {
           commit: base,
           plan: { restore: ["src/link.ts", "src/never.ts"], hide: [] },
@@ -171,7 +174,8 @@ describe("the two trees", () => {
     await expect(
       buildViews({
         checkout: linkBase.root,
-        listing: await listTree(linkBase.root),
+        git: openGit(linkBase.root),
+        listing: await listTree(openGit(linkBase.root)),
         base: {
           commit: sha,
           plan: { restore: ["src-link.ts"], hide: [] },

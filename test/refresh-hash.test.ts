@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planHash } from "../src/load/drift.js";
+import { planHash } from "../src/formats/plan-hash.js";
 import { refreshPlanHash } from "../src/load/refresh-hash.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);

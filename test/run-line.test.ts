@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { cliIntegrity } from "../src/cli/base.js";
 import { findRoot, loadAll } from "../src/cli/shared.js";
+import { companionsOf } from "../src/formats/kinds/companions.js";
+import { openGit } from "../src/git/index.js";
 import { credentialFreeEnv } from "../src/process/env.js";
 import { githubSurfaces, rerunHint } from "../src/report/github-surfaces.js";
 import { integrityTerminal } from "../src/report/integrity.js";
 import { plain } from "../src/report/paint.js";
 import { runLineText } from "../src/report/run-line.js";
 import { renderTerminal } from "../src/report/terminal.js";
-import { changedSince, companionsOf } from "../src/run/changed.js";
 import { runContracts } from "../src/run/engine.js";
+import { changedSince } from "../src/scope/changed-since.js";
 import { summariseRun, withIntegrity } from "../src/verdict.js";
 import { oracleContract } from "./fixtures/run/contracts.js";
 import { runCli } from "./helpers/cli.js";
@@ -101,11 +103,15 @@ describe("one summary line per run, last on every surface", () => {
       let contracts = await loadAll(root, [], undefined, root);
       const since = r.args.indexOf("--changed-since");
       if (since >= 0) {
-        const changed = await changedSince(root, r.args[since + 1]!);
+        const changed = await changedSince(openGit(root), r.args[since + 1]!);
         contracts = contracts.filter((c) => companionsOf(c.path).some((p) => changed.has(p)));
       }
       const baseAt = r.args.indexOf("--base");
-      const integrity = await cliIntegrity(root, baseAt >= 0 ? r.args[baseAt + 1] : undefined, []);
+      const integrity = await cliIntegrity(
+        openGit(root),
+        baseAt >= 0 ? r.args[baseAt + 1] : undefined,
+        [],
+      );
       const result = await runContracts(contracts, {
         root,
         maxParallel: 2,

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { selectChanged } from "../src/action/select.js";
 import { parseContract } from "../src/formats/index.js";
+import { companionsOf } from "../src/formats/kinds/companions.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
 import { openMarkers } from "../src/formats/spec/markers.js";
 import { pathsIn } from "../src/formats/spec/tasks.js";
 import { loadContract } from "../src/load/index.js";
 import type { ProblemCode } from "../src/model/problem-codes.js";
-import { companionsOf } from "../src/run/changed.js";
 import { discoverContracts } from "../src/scope/discover.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "specs");

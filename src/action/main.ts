@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { isRequirementSpec } from "../formats/kinds/index.js";
 import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, openGit } from "../git/index.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
@@ -7,7 +8,6 @@ import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { blockModified } from "../scope/committed.js";
-import { isRequirementSpec } from "../shard/proof.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
@@ -130,7 +130,7 @@ export async function runAction({
     // Run what was compared: a contract whose files on disk are not the commit's runs nothing.
     // The merge job loads only the requirement specs, whose proof findings (read from the
     // PR's diff, like the base comparison) it adds; the legs' reports carry every result,
-    // the specs' test runs included (src/shard/proof.ts checks they proved against this base).
+    // the specs' test runs included (`withShardProofs` checks they proved against this base).
     // A spec's named paths are judged at that commit too (`commitPaths`), not on disk.
     const loaded = await stage("load", async () =>
       loadContracts(

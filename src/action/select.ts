@@ -1,5 +1,5 @@
+import { companionsOf } from "../formats/kinds/companions.js";
 import type { ChangedFile } from "../github/types.js";
-import { companionsOf } from "../run/changed.js";
 import { contractPaths } from "../scope/contract-path.js";
 
 /**

@@ -1,7 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VERSION } from "../cli/version.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, GitReadError } from "../git/index.js";
@@ -13,6 +12,7 @@ import { renderTerminal } from "../report/terminal.js";
 import { blockModified } from "../scope/committed.js";
 import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
+import { VERSION } from "../version.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import type { Gated } from "./head.js";

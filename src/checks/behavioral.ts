@@ -1,7 +1,7 @@
-import type { Citation } from "../formats/evidence/types.js";
 import { preview } from "../formats/json/wording.js";
 import { normalizeRepoPath } from "../formats/paths.js";
 import type { Check, Evidence } from "../model/contract.js";
+import type { Citation } from "../model/evidence.js";
 import { describeResolved, resolveInRepo } from "./files/confine.js";
 import { resultsFrom } from "./files/results.js";
 import type { CheckResult, ExecutionContext, Executor } from "./types.js";

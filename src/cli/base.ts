@@ -1,5 +1,5 @@
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
-import { GitReadError, openGit } from "../git/index.js";
+import { type Git, GitReadError } from "../git/index.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import { discoverContracts, UsageError } from "../scope/discover.js";
@@ -11,15 +11,14 @@ import { compareWithBase } from "../sides/compare-with-base.js";
  * `GitReadError` (with the fix) when the base cannot be read.
  */
 export async function integrityAgainst(
-  root: string,
+  git: Git,
   rev: string,
   globs: readonly string[],
 ): Promise<IntegrityReport> {
-  const git = openGit(root);
   const base = await git.mergeBase(rev, "HEAD");
   const changed = await git.worktreeChanges(base);
   const touched = touchedContracts(changed, globs, "");
-  const discovered = await discoverContracts({ root, globs });
+  const discovered = await discoverContracts({ root: git.root, globs });
   const findings = await compareWithBase({
     git,
     mergeBase: base,
@@ -32,13 +31,13 @@ export async function integrityAgainst(
 
 /** `--base` for the CLI: the report, or a usage error (exit 2) naming the fix when the base cannot be read. */
 export async function cliIntegrity(
-  root: string,
+  git: Git,
   rev: string | undefined,
   extraGlobs: readonly string[] | undefined,
 ): Promise<IntegrityReport | undefined> {
   if (rev === undefined) return undefined;
   try {
-    return await integrityAgainst(root, rev, [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])]);
+    return await integrityAgainst(git, rev, [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])]);
   } catch (e) {
     if (e instanceof GitReadError) throw new UsageError(`--base ${rev}: ${e.message}`);
     throw e;
@@ -51,12 +50,12 @@ export async function cliIntegrity(
  * the merge, docs/sharding.md); a usage error when it cannot be read.
  */
 export async function cliProofBase(
-  root: string,
+  git: Git,
   rev: string | undefined,
 ): Promise<IntegrityReport | undefined> {
   if (rev === undefined) return undefined;
   try {
-    return { applies: true, base: await openGit(root).mergeBase(rev, "HEAD"), findings: [] };
+    return { applies: true, base: await git.mergeBase(rev, "HEAD"), findings: [] };
   } catch (e) {
     if (e instanceof GitReadError) throw new UsageError(`--base ${rev}: ${e.message}`);
     throw e;

@@ -4,6 +4,7 @@ import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
+import { openGit } from "../git/index.js";
 import { evidenceProblems, loadContract, unreadProblem } from "../load/index.js";
 import { refreshPlanHash } from "../load/refresh-hash.js";
 import type { Contract, PlanHeader } from "../model/contract.js";
@@ -21,6 +22,7 @@ import {
 } from "../report/status.js";
 import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
+import { VERSION } from "../version.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
@@ -28,7 +30,6 @@ import { type CliIO, EXIT } from "./io.js";
 import { mergeCommand } from "./merge-command.js";
 import { runCommand } from "./run-command.js";
 import { committedOnly, findRoot, loadAll, namedPaths } from "./shared.js";
-import { VERSION } from "./version.js";
 
 const DISCOVERY_OPTIONS = {
   root: { type: "string" },
@@ -137,13 +138,14 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const root = await findRoot(io.cwd, values.root);
+  const git = openGit(root);
   const committed = "committed" in values && values.committed === true;
-  const named = await namedPaths(root, command === "validate" && committed, io.env);
+  const named = await namedPaths(git, command === "validate" && committed, io.env);
   const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr, named)).map(
     (c) => withEvidenceProblems(root, c),
   );
   const contracts: Contract[] =
-    command === "validate" ? await committedOnly(root, loaded, committed, io.env) : loaded;
+    command === "validate" ? await committedOnly(git, loaded, committed, io.env) : loaded;
   const paint = paintFor(io.isTTY, io.env);
   if (command === "status") {
     const recorded = await recordedResults(root, contracts);
@@ -155,7 +157,7 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     return EXIT.ok;
   }
   const base = "base" in values && typeof values.base === "string" ? values.base : undefined;
-  const integrity = await cliIntegrity(root, base, values.contracts);
+  const integrity = await cliIntegrity(git, base, values.contracts);
   if (values.json) {
     const json = validateJson(contracts);
     io.stdout(

@@ -1,23 +1,25 @@
 import { resolve } from "node:path";
+import { isRequirementSpec } from "../formats/kinds/index.js";
+import { openGit } from "../git/index.js";
 import { loadContracts } from "../load/index.js";
 import { credentialFreeEnv } from "../process/env.js";
-import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { UsageError } from "../scope/discover.js";
 import { mergeShardReports } from "../shard/merge.js";
-import { isRequirementSpec, withShardProofs } from "../shard/proof.js";
+import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
+import { VERSION } from "../version.js";
 import { parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
+import { cliProof } from "./proof.js";
 import { proofFlags } from "./run-command.js";
 import { headCommit } from "./shard.js";
 import { findRoot, scopePaths } from "./shared.js";
-import { VERSION } from "./version.js";
 
 const OPTIONS = {
   root: { type: "string" },
@@ -62,15 +64,16 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     (error: unknown) => ({ error }),
   );
   const root = await findRoot(io.cwd, values.root);
+  const git = openGit(root);
   // The shards' scope, recomputed here: a shard that saw another scope is caught by its digest.
-  const scope = await scopePaths(root, [], values.contracts, values["changed-since"], io);
-  const headSha = await headCommit(root, "merge");
+  const scope = await scopePaths(git, [], values.contracts, values["changed-since"], io);
+  const headSha = await headCommit(git, "merge");
   const proofOptions = proofFlags(values);
   // The merge reads the diff itself (tamper, guardrails), as an unsharded run's proof does;
   // the legs' test runs of their specs join it (withShardProofs).
   const { proof, integrity } = await cliProof({
-    root,
-    integrity: await cliIntegrity(root, values.base, values.contracts),
+    git,
+    integrity: await cliIntegrity(git, values.base, values.contracts),
     contracts: await loadContracts(root, scope.filter(isRequirementSpec)),
     options: proofOptions,
     env: credentialFreeEnv(io.env),

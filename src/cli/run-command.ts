@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
+import { openGit } from "../git/index.js";
 import { credentialFreeEnv } from "../process/env.js";
-import { cliProof } from "../proof/cli-proof.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { sandboxRunners } from "../proof/run/index.js";
 import { runningTestProver } from "../proof/run/prover.js";
@@ -25,6 +25,7 @@ import { cliIntegrity, cliProofBase } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
+import { cliProof } from "./proof.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
 import { committedOnly, findRoot, loadScope, namedPaths } from "./shared.js";
 
@@ -127,6 +128,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const proofOptions = proofFlags(values);
 
   const root = await findRoot(io.cwd, values.root);
+  // The command's one git, every read of the repository through it.
+  const git = openGit(root);
   const extraReads = (values["sandbox-read"] ?? []).flatMap(splitPathList);
   if (mode !== "off") {
     // Before anything runs: a path checks were promised that is not there is the caller's to fix.
@@ -134,9 +137,9 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     if (!resolved.ok)
       throw new UsageError(resolved.error.replace(/^sandbox-read/, "--sandbox-read"));
   }
-  const named = await namedPaths(root, values.committed === true, io.env);
+  const named = await namedPaths(git, values.committed === true, io.env);
   const scoped = await loadScope(
-    root,
+    git,
     positionals,
     values.contracts,
     values["changed-since"],
@@ -150,15 +153,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   // A leg of a matrix runs its share of the whole scope; the merge compares with the base.
   // With --base a leg proves its specs' mapped tests against it, as an unsharded run does.
   const sharded =
-    values.shard !== undefined ? await shardOfScope(root, contracts, values.shard, io) : undefined;
+    values.shard !== undefined ? await shardOfScope(git, contracts, values.shard, io) : undefined;
   if (sharded) contracts = sharded.contracts;
 
-  contracts = await committedOnly(root, contracts, values.committed === true, io.env);
+  contracts = await committedOnly(git, contracts, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const baseReport = sharded
-    ? await cliProofBase(root, values.base)
-    : await cliIntegrity(root, values.base, values.contracts);
+    ? await cliProofBase(git, values.base)
+    : await cliIntegrity(git, values.base, values.contracts);
 
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
   const sandboxOptions = {
@@ -177,7 +180,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   let proved: Awaited<ReturnType<typeof cliProof>>;
   try {
     proved = await cliProof({
-      root,
+      git,
       integrity: baseReport,
       contracts,
       options: proofOptions,

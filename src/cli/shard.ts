@@ -1,21 +1,21 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.js";
-import { openGit } from "../git/index.js";
+import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
 import type { ShardBlock } from "../report/run-json.js";
 import { UsageError } from "../scope/discover.js";
 import { assignShards, parseShard, scopeDigest } from "../shard/assign.js";
 import { isDirectory } from "../shard/read-dir.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
+import { VERSION } from "../version.js";
 import type { CliIO } from "./io.js";
-import { VERSION } from "./version.js";
 
 /** The commit the working tree is at, which every shard and the merge must share. */
-export async function headCommit(root: string, option: string): Promise<string> {
-  const sha = await openGit(root).resolveCommit("HEAD");
+export async function headCommit(git: Git, option: string): Promise<string> {
+  const sha = await git.resolveCommit("HEAD");
   if (sha === undefined) {
     throw new UsageError(
-      `${option} needs a commit: ${root} is not a git repository, or nothing is committed yet`,
+      `${option} needs a commit: ${git.root} is not a git repository, or nothing is committed yet`,
     );
   }
   return sha;
@@ -26,7 +26,7 @@ export async function headCommit(root: string, option: string): Promise<string> 
  * split on every leg, `assignShards`), its `shard` block, and its share on stderr.
  */
 export async function shardOfScope(
-  root: string,
+  git: Git,
   scope: readonly Contract[],
   raw: string,
   io: CliIO,
@@ -34,7 +34,7 @@ export async function shardOfScope(
   const parsed = parseShard(raw);
   if (!parsed.ok) throw new UsageError(`--shard ${parsed.error}`);
   const { shard } = parsed;
-  const headSha = await headCommit(root, "--shard");
+  const headSha = await headCommit(git, "--shard");
   const share = assignShards(scope, shard.total)[shard.index - 1]!;
   const mine = new Set(share.paths);
   io.stderr(

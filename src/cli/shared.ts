@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
+import { companionsOf } from "../formats/kinds/companions.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
-import { GitReadError, openGit } from "../git/index.js";
+import { type Git, GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load/index.js";
 import type { Contract } from "../model/contract.js";
-import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import { changedSince, GitError } from "../scope/changed-since.js";
 import { blockModified } from "../scope/committed.js";
 import { discoverContracts, UsageError } from "../scope/discover.js";
 import { auditDiscovery } from "../scope/discover-audit.js";
@@ -66,14 +67,13 @@ export async function loadAll(
  * in the working tree, as a developer editing a spec expects.
  */
 export async function namedPaths(
-  root: string,
+  git: Git,
   committed: boolean,
   env: NodeJS.ProcessEnv,
 ): Promise<PathSource> {
-  if (!committed && !inCI(env)) return diskPaths(root);
-  const git = openGit(root);
+  if (!committed && !inCI(env)) return diskPaths(git.root);
   // No commit (a plain folder): `committedOnly` says so for `--committed`; the disk is all there is.
-  if ((await git.resolveCommit("HEAD")) === undefined) return diskPaths(root);
+  if ((await git.resolveCommit("HEAD")) === undefined) return diskPaths(git.root);
   const atHead = commitPaths(git, "HEAD");
   return {
     open: () =>
@@ -91,28 +91,28 @@ export async function namedPaths(
  * why each is in scope (the file that changed), said on every surface.
  */
 export async function scopePaths(
-  root: string,
+  git: Git,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
 ): Promise<string[]> {
-  return (await scopeWithReasons(root, paths, extraGlobs, since, io)).files;
+  return (await scopeWithReasons(git, paths, extraGlobs, since, io)).files;
 }
 
 async function scopeWithReasons(
-  root: string,
+  git: Git,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
   dirs: DirListing = dirListing(),
 ): Promise<{ files: string[]; reasons?: Map<string, ScopeReason> }> {
-  const files = await discoverAll(root, paths, extraGlobs, io.cwd, io.stderr, dirs);
+  const files = await discoverAll(git.root, paths, extraGlobs, io.cwd, io.stderr, dirs);
   if (since === undefined) return { files };
   let changed: Set<string>;
   try {
-    changed = await changedSince(root, since);
+    changed = await changedSince(git, since);
   } catch (e) {
     if (e instanceof GitError) throw new UsageError(e.message);
     throw e;
@@ -127,17 +127,17 @@ async function scopeWithReasons(
 
 /** The contracts `run` gates (`scopePaths`), loaded, with why each is in scope when the selection narrows. */
 export async function loadScope(
-  root: string,
+  git: Git,
   paths: readonly string[],
   extraGlobs: readonly string[] | undefined,
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
-  named: PathSource = diskPaths(root),
+  named: PathSource = diskPaths(git.root),
 ): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
   const dirs = dirListing();
-  const { files, reasons } = await scopeWithReasons(root, paths, extraGlobs, since, io, dirs);
+  const { files, reasons } = await scopeWithReasons(git, paths, extraGlobs, since, io, dirs);
   const contracts = await Promise.all(
-    files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })),
+    files.map((f) => loadContract(git.root, f, undefined, { paths: named, dirs })),
   );
   return { contracts, ...(reasons && { reasons }) };
 }
@@ -156,17 +156,16 @@ export function inCI(env: NodeJS.ProcessEnv): boolean {
  * commit to compare with; `--committed` there is a usage error.
  */
 export async function committedOnly(
-  root: string,
+  git: Git,
   contracts: Contract[],
   committed: boolean,
   env: NodeJS.ProcessEnv,
 ): Promise<Contract[]> {
   if (!committed && !inCI(env)) return contracts;
-  const git = openGit(root);
   if ((await git.resolveCommit("HEAD")) === undefined) {
     if (!committed) return contracts;
     throw new UsageError(
-      `--committed: ${root} has no commit to compare the contracts with (not a git repository, or nothing committed yet)`,
+      `--committed: ${git.root} has no commit to compare the contracts with (not a git repository, or nothing committed yet)`,
     );
   }
   try {

@@ -42,6 +42,20 @@ export interface Git {
    * that are not ignored (as added); paths relative to `root`.
    */
   worktreeChanges(commit: string, opts?: { renames?: boolean }): Promise<ChangedFile[]>;
+  /** `git ls-files -z` with `options` (e.g. `--cached`, `--others`): the paths, relative to `root`. */
+  lsFiles(options: readonly string[]): Promise<string[]>;
+  /** Every entry of a commit's whole tree (`ls-tree -r --full-tree`), blobs, links and submodules alike. */
+  lsTree(commit: string): Promise<TreeEntry[]>;
+  /** `cat-file --batch` of `objects`, in order: each header line and body, as git prints them. */
+  catObjects(objects: readonly string[]): Promise<Buffer>;
+}
+
+/** One line of `git ls-tree`: `mode` as git prints it (`100644`, `120000`, `160000`). */
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  object: string;
+  path: string;
 }
 
 /** The git of the repository at (or above) `root`. */
@@ -205,6 +219,27 @@ export function openGit(root: string): Git {
         throw unreadable(`the working tree's changes since ${commit}`, e);
       }
     },
+    async lsFiles(options) {
+      const out = await git(["ls-files", "-z", ...options]);
+      return out
+        .toString("utf8")
+        .split("\0")
+        .filter((p) => p !== "");
+    },
+    async lsTree(commit) {
+      const out = await git(["ls-tree", "-r", "-z", "--full-tree", commit]);
+      const entries: TreeEntry[] = [];
+      for (const entry of out.toString("utf8").split("\0")) {
+        const tab = entry.indexOf("\t");
+        if (tab < 0) continue;
+        const [mode = "", type = "", object = ""] = entry.slice(0, tab).split(" ");
+        entries.push({ mode, type, object, path: entry.slice(tab + 1) });
+      }
+      return entries;
+    },
+    // --buffer: one write per pipe-full, not a flush (and a wake-up of the gate) per object.
+    catObjects: (objects) =>
+      git(["cat-file", "--batch", "--buffer"], objects.map((o) => `${o}\n`).join("")),
   };
 
   /** The filter drivers the repository's own config defines (includes followed). */

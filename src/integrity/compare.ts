@@ -5,6 +5,7 @@ import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
+import { contractRemoved } from "./removed.js";
 import { SPEC_KINDS, specFindings } from "./spec-diff.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
@@ -97,21 +98,19 @@ function pairFindings(
             ...at,
             message: `${base.path} is gone at head; ${by} supersedes it`,
           })
-        : finding({
-            code: "contract-removed",
-            ...at,
-            message:
-              unreadHead !== undefined
-                ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
-                : movedTo !== undefined && head === undefined
-                  ? `${base.path} was renamed, and ${movedTo}: nothing of it runs`
-                  : head === undefined || replaced
-                    ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
-                    : `${base.path} became ${head.path}, a contract of another kind`,
-            ...(base.contract.kind === "oracle-contract"
-              ? {}
-              : { before: "a JSON phase contract cannot be superseded" }),
-          }),
+        : contractRemoved(
+            base,
+            unreadHead !== undefined
+              ? `${unreadHead} is not a regular file at head (a symlink or a submodule), so ${base.path} no longer gates anything`
+              : movedTo !== undefined && head === undefined
+                ? `${base.path} was renamed, and ${movedTo}: nothing of it runs`
+                : head === undefined || replaced
+                  ? `${base.path} was deleted or renamed out of the contract globs, so it no longer gates anything`
+                  : `${base.path} became ${head.path}, a contract of another kind`,
+            base.contract.kind === "oracle-contract"
+              ? undefined
+              : "a JSON phase contract cannot be superseded",
+          ),
     );
     return out;
   }

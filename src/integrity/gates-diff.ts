@@ -1,4 +1,5 @@
 import { criteriaFindings } from "./oracle-diff.js";
+import { contractRemoved } from "./removed.js";
 import type { At } from "./section-diff.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
@@ -21,18 +22,12 @@ export function gatesLedgerFindings(
 ): Finding[] {
   if (head === undefined || head.path !== base.path || head.contract.kind !== base.contract.kind) {
     return [
-      finding({
-        code: "contract-removed",
-        contract: base.path,
-        kind: "gates-ledger",
-        path: base.path,
-        line: 1,
-        subject: "contract",
-        message:
-          head === undefined || head.path !== base.path
-            ? `${base.path} was deleted or renamed out of the contract globs, so its gates no longer gate anything`
-            : `${base.path} became ${head.path}, a contract of another kind`,
-      }),
+      contractRemoved(
+        base,
+        head === undefined || head.path !== base.path
+          ? `${base.path} was deleted or renamed out of the contract globs, so its gates no longer gate anything`
+          : `${base.path} became ${head.path}, a contract of another kind`,
+      ),
     ];
   }
   const at: At = (line, subject) => ({

@@ -5,6 +5,7 @@ import type {
   Task,
   TaskList,
 } from "../model/contract.js";
+import { contractRemoved } from "./removed.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 
@@ -34,18 +35,12 @@ export function specFindings(
 ): Finding[] {
   if (head === undefined || head.path !== base.path || head.contract.kind !== base.contract.kind) {
     return [
-      finding({
-        code: "contract-removed",
-        contract: base.path,
-        kind: base.contract.kind,
-        path: base.path,
-        line: 1,
-        subject: "contract",
-        message:
-          head === undefined || head.path !== base.path
-            ? `${base.path} was deleted or renamed out of the contract globs, so its requirements no longer gate anything`
-            : `${base.path} became a ${head.contract.kind} contract`,
-      }),
+      contractRemoved(
+        base,
+        head === undefined || head.path !== base.path
+          ? `${base.path} was deleted or renamed out of the contract globs, so its requirements no longer gate anything`
+          : `${base.path} became a ${head.contract.kind} contract`,
+      ),
     ];
   }
   const b = base.contract.header as SpecHeader;

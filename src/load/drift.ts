@@ -1,13 +1,6 @@
-import { createHash } from "node:crypto";
+import { HASH_FORMAT, planHash } from "../formats/plan-hash.js";
 import type { DriftState, Location, PlanHeader, Problem } from "../model/contract.js";
 import { problem } from "../model/problems.js";
-
-export const HASH_FORMAT = /^sha256:[0-9a-f]{64}$/;
-
-/** `sha256:` + hex SHA-256 of the exact bytes, the format of `source_plan_hash`. */
-export function planHash(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
 
 export interface DriftResult {
   state: DriftState;

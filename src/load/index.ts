@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type EvidenceFile, parseEvidenceFile } from "../formats/evidence/index.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { planHash } from "../formats/plan-hash.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "../formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { linkResearch, researchPathOf } from "../formats/workphase/index.js";
@@ -16,8 +17,9 @@ import {
   type Location,
   type Problem,
 } from "../model/contract.js";
+import type { EvidenceLoad } from "../model/evidence.js";
 import { problem, sortProblems } from "../model/problems.js";
-import { checkDrift, planHash } from "./drift.js";
+import { checkDrift } from "./drift.js";
 
 /**
  * Read, parse and drift-check one contract. `relPath` is relative to `root`
@@ -73,6 +75,10 @@ export async function loadContract(
       found.push(...drift.problems);
     }
     contract.problems = sortProblems([...contract.problems, ...found]);
+  }
+  // The behavioral checks' citations, read now with the contract: the run reads no file of its own.
+  if (contract.criteria.some((k) => k.checks.some((c) => c.type === "behavioral"))) {
+    contract.evidence = loadEvidence(root, relPath);
   }
   return contract;
 }
@@ -184,14 +190,6 @@ function listMarkdown(root: string, rel: string): string[] {
   }
 }
 
-/** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */
-export type EvidenceLoad =
-  /** The contract's file name pairs it with no evidence file. */
-  | { kind: "none" }
-  | { kind: "missing"; path: string }
-  /** Read and parsed; a file that could not be read safely is one problem and no citations. */
-  | { kind: "read"; path: string; file: EvidenceFile };
-
 /** Read and parse the evidence file paired with a contract (never through a symlink). */
 export function loadEvidence(root: string, contractPath: string): EvidenceLoad {
   const path = phaseFiles(contractPath)?.evidence;
@@ -218,7 +216,8 @@ export function loadEvidence(root: string, contractPath: string): EvidenceLoad {
  */
 export function evidenceProblems(root: string, contract: Contract): Problem[] {
   if (contract.kind !== "plan-contract") return [];
-  const evidence = loadEvidence(root, contract.path);
+  // Read with the contract when it has behavioral checks; read here when it has none.
+  const evidence = contract.evidence ?? loadEvidence(root, contract.path);
   return evidence.kind === "read" ? evidence.file.problems : [];
 }
 

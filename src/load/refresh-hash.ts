@@ -8,7 +8,7 @@ import {
   scanJson,
   stringEntryEnd,
 } from "../formats/json/scan.js";
-import { planHash } from "./drift.js";
+import { planHash } from "../formats/plan-hash.js";
 
 export type RefreshResult =
   | { ok: true; bytes: Uint8Array; oldHash: string; newHash: string }

@@ -1,3 +1,4 @@
+import type { EvidenceLoad } from "./evidence.js";
 import type { ProblemCode, Severity } from "./problem-codes.js";
 
 /**
@@ -335,6 +336,11 @@ export interface Contract {
    * when the file on disk no longer has them (a check may rewrite it mid-run).
    */
   digest?: string;
+  /**
+   * Set by the loader for a contract with behavioral checks: its evidence
+   * file, read and parsed with the contract, so the run reads nothing more.
+   */
+  evidence?: EvidenceLoad;
 }
 
 /** True when the contract has at least one error (warnings do not invalidate). */

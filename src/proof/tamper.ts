@@ -1,3 +1,4 @@
+import type { FileChange } from "../sides/diff-files.js";
 import { languageOf, lineIndex, type SourceLanguage, sourceViews } from "./source-text.js";
 import { type TamperFinding, tamperFinding } from "./tamper-codes.js";
 import {
@@ -10,20 +11,9 @@ import {
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "./test-files.js";
 import { declaredTests } from "./test-names.js";
 
+export type { FileChange } from "../sides/diff-files.js";
 export type { TamperCode, TamperFinding } from "./tamper-codes.js";
 export { TAMPER_CODES } from "./tamper-codes.js";
-
-/**
- * One file a PR changed: its path and text at the base and at head. Added: no
- * base path; deleted: no head path; renamed: both paths. A path given without
- * its text means the caller could not read that side.
- */
-export interface FileChange {
-  basePath?: string;
-  headPath?: string;
-  base?: string;
-  head?: string;
-}
 
 export interface TamperOptions {
   /** The `test-files` globs; the documented defaults when absent. */

@@ -1,5 +1,5 @@
+import { CREDENTIAL_ENV_RULES } from "../model/credential-env.js";
 import { PROBLEM_CODES } from "../model/problem-codes.js";
-import { CREDENTIAL_ENV_RULES } from "../process/env.js";
 
 /** docs/contracts.md's problem-code table, generated so the docs cannot fall behind the code. */
 export function problemCodesTable(): string {

@@ -7,9 +7,9 @@ import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
 import { runOracle } from "../checks/oracle.js";
 import type { CheckResult, ExecutionContext } from "../checks/types.js";
-import { citationsFor, type parseEvidenceFile } from "../formats/evidence/index.js";
-import { loadEvidence } from "../load/index.js";
+import { citationsFor } from "../formats/evidence/index.js";
 import type { Check, Contract, Criterion, Problem } from "../model/contract.js";
+import type { Citation } from "../model/evidence.js";
 import { sortProblems } from "../model/problems.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import {
@@ -116,7 +116,7 @@ async function runContract(
   const extraProblems: Problem[] = [];
   let citations: Citations | undefined;
   if (contract.criteria.some((k) => k.checks.some((c) => c.type === "behavioral"))) {
-    citations = await loadCitations(contract, opts.root);
+    citations = citationsOf(contract);
     extraProblems.push(...citations.problems);
   }
 
@@ -249,14 +249,14 @@ function checkIndex(criterion: Criterion, fallback: number): number {
 }
 
 interface Citations {
-  list: ReturnType<typeof parseEvidenceFile>["citations"];
+  list: Citation[];
   invalid?: string;
   problems: Problem[];
 }
 
-/** Read `phase-<name>-evidence.json` beside a plan contract; any problem voids every citation. */
-async function loadCitations(contract: Contract, root: string): Promise<Citations> {
-  const evidence = loadEvidence(root, contract.path);
+/** The citations of `phase-<name>-evidence.json` the loader read; any problem voids every citation. */
+function citationsOf(contract: Contract): Citations {
+  const evidence = contract.evidence ?? { kind: "none" };
   if (evidence.kind === "none") {
     return {
       list: [],

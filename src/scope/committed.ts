@@ -1,31 +1,10 @@
-import { jsonKindOf } from "../formats/kinds/json.js";
-import { phaseFiles } from "../formats/kinds/phase-files.js";
-import { specCompanions } from "../formats/spec/link.js";
+import { companionsOf } from "../formats/kinds/companions.js";
+import { planHash } from "../formats/plan-hash.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
-import { researchPathOf } from "../formats/workphase/index.js";
 import { readRepoFile } from "../fs/repo-file.js";
 import type { BlobRead, Git } from "../git/index.js";
-import { planHash } from "../load/drift.js";
 import type { Contract } from "../model/contract.js";
 import { problem, sortProblems } from "../model/problems.js";
-
-/**
- * Every file the gate parses for a contract and that can change its verdict:
- * itself, its plan and evidence, a workphase plan's research, a spec's
- * `tasks.md` (its done tasks are read for phantom completions) and `plan.md`.
- * A spec's `checklists/*.md` only ever warn, so they are not compared.
- */
-export function parsedFiles(contract: Contract): string[] {
-  if (contract.kind === "spec" || contract.kind === "speckit-spec") {
-    return specCompanions(contract.path);
-  }
-  if (contract.kind === "speckit-tasks") return [contract.path];
-  if (contract.kind === "workphase-plan" || jsonKindOf(contract.path) === "workphase-plan") {
-    return [contract.path, researchPathOf(contract.path)];
-  }
-  const files = phaseFiles(contract.path);
-  return files ? [contract.path, files.plan, files.evidence] : [contract.path];
-}
 
 /** The most bytes compared per file: a plan may be larger than a contract. */
 const LIMIT = 16 * MAX_CONTRACT_BYTES;
@@ -44,14 +23,16 @@ export async function blockModified(
   commit: string,
   contracts: readonly Contract[],
 ): Promise<Contract[]> {
-  const paths = [...new Set(contracts.flatMap(parsedFiles))];
+  // Every file the gate parses for a contract and that can change its verdict (its
+  // companions: a spec's `checklists/*.md` only ever warn, so they are not compared).
+  const paths = [...new Set(contracts.flatMap((c) => companionsOf(c.path)))];
   const committed = await git.readAt(
     commit,
     paths.map((path) => ({ path, limit: LIMIT })),
   );
   const sha = (await git.resolveCommit(commit)) ?? commit;
   return contracts.map((contract) => {
-    const changed = parsedFiles(contract).filter((path, i) => {
+    const changed = companionsOf(contract.path).filter((path, i) => {
       const atCommit = committed.get(path) ?? { kind: "missing" };
       return i === 0 && contract.digest !== undefined
         ? !sameDigest(atCommit, contract.digest)

@@ -1,4 +1,3 @@
-import { kindOf } from "../formats/kinds/index.js";
 import { problem } from "../model/problems.js";
 import type { SpecProof } from "../proof/types.js";
 import type { SpecProofJson } from "../report/proof-json.js";
@@ -99,10 +98,4 @@ function disagreement(own: SpecProof, leg: SpecProofJson | undefined): string | 
     return `proved its mapped tests against ${said(leg.base)}, but this merge compares with ${said(own.base)}: every leg must prove against the merge base this merge uses (the same pull request, or the same --base)`;
   }
   return undefined;
-}
-
-/** The kinds whose requirement proof the merge reads from the diff itself (docs/proof.md). */
-export function isRequirementSpec(path: string): boolean {
-  const kind = kindOf(path);
-  return kind === "spec" || kind === "speckit-spec" || kind === "speckit-tasks";
 }

@@ -1,6 +1,7 @@
 import { dirname } from "node:path/posix";
 import { kindOf } from "../formats/index.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { planHash } from "../formats/plan-hash.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
@@ -9,7 +10,6 @@ import type { TouchedContract } from "../integrity/pairs.js";
 import { comparedKind, type Finding } from "../integrity/types.js";
 import { type ContractVersion, version } from "../integrity/version.js";
 import type { HeadCitations } from "../integrity/workphase-diff.js";
-import { planHash } from "../load/drift.js";
 import type { Contract, ContractKind } from "../model/contract.js";
 
 export interface CompareOptions {

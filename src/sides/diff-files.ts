@@ -2,7 +2,18 @@ import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Git } from "../git/index.js";
 import type { ChangedFile } from "../github/types.js";
-import type { FileChange } from "../proof/tamper.js";
+
+/**
+ * One file a PR changed: its path and text at the base and at head. Added: no
+ * base path; deleted: no head path; renamed: both paths. A path given without
+ * its text means the caller could not read that side.
+ */
+export interface FileChange {
+  basePath?: string;
+  headPath?: string;
+  base?: string;
+  head?: string;
+}
 
 /** The most bytes of one changed file the diff readings look at; a larger file is unreadable to them. */
 export const DIFF_FILE_LIMIT = 1024 * 1024;

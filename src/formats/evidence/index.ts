@@ -1,4 +1,5 @@
 import type { Problem } from "../../model/contract.js";
+import type { Citation, EvidenceFile } from "../../model/evidence.js";
 import { problem, sortProblems } from "../../model/problems.js";
 import { type JsonDocument, parseJsonDocument } from "../json/document.js";
 import { formatPath, type JsonPath } from "../json/path.js";
@@ -7,9 +8,8 @@ import { normalizeRepoPath, unsafePathReason } from "../paths.js";
 import { decodeContract, isProblem } from "../text.js";
 import { evidenceSchemaProblems, refusedCitations } from "./issues.js";
 import { CitationSchema, EVIDENCE_VERSION, EvidenceFileSchema } from "./schema.js";
-import type { Citation, EvidenceFile } from "./types.js";
 
-export type { Citation, EvidenceFile } from "./types.js";
+export type { Citation, EvidenceFile } from "../../model/evidence.js";
 
 const EVIDENCE_NAME = /^phase-(\d+)-evidence\.json$/;
 

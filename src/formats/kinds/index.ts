@@ -41,6 +41,12 @@ export function kindOf(path: string): ContractKind | undefined {
   return undefined;
 }
 
+/** The kinds whose requirement proof a sharded run's merge reads from the diff itself (docs/proof.md). */
+export function isRequirementSpec(path: string): boolean {
+  const kind = kindOf(path);
+  return kind === "spec" || kind === "speckit-spec" || kind === "speckit-tasks";
+}
+
 /**
  * A `.md` path is a ledger when its name is `GATES.md`, or it lies in a
  * `gates/` directory at the root or of an `.unlazy/<scope>/`: wherever the

@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { Git } from "../../git/index.js";
 import type { ChangedFile } from "../../github/types.js";
 import { type ProcessRunner, runProcess } from "../../process/run-process.js";
 import { openSandbox, privateTreeFits, type SandboxOptions } from "../../sandbox/index.js";
@@ -49,6 +50,8 @@ export type RunnerFactory = (tree: TreeRequest) => Promise<{
 export interface ProverContext {
   /** The repository's top level (the checkout). Never written: both runs see it through private trees or copies. */
   root: string;
+  /** The checkout's git (opened by the adapter): what the trees list and the base view read. */
+  git: Git;
   /** The merge base of the PR (`Git.mergeBase`): the code before this change. */
   base: string;
   /** The PR's changes, merge base → head (`Git.changedBetween`). */
@@ -175,10 +178,11 @@ export async function proveTests(
   let views: ProofViews | undefined;
   try {
     const checkout = realpathSync(ctx.root);
-    const listing = await listTree(checkout);
+    const listing = await listTree(ctx.git);
     const plan = planBase(ctx.changed, (p) => mapped.has(p) || isTestFile(p, globs));
     views = openViews({
       checkout,
+      git: ctx.git,
       listing,
       ...(ctx.tempDir !== undefined && { parent: ctx.tempDir }),
     });

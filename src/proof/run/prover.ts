@@ -13,6 +13,7 @@ export function runningTestProver(runners?: RunnerFactory): TestProver {
     async prove(inputs, ctx: WiringContext) {
       const context: ProverContext = {
         root: ctx.root,
+        git: ctx.git,
         base: ctx.base,
         changed: ctx.changed,
         ...(ctx.options.testCommand !== undefined && { testCommand: ctx.options.testCommand }),

@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { runGit } from "../../git/run.js";
+import type { Git } from "../../git/index.js";
 import type { ChangedFile } from "../../github/types.js";
 import { encodeLayer } from "../../sandbox/tree-layer.js";
 
@@ -37,24 +37,10 @@ export interface TreeListing {
   ignored: string[];
 }
 
-export async function listTree(root: string): Promise<TreeListing> {
-  const split = (b: Buffer) =>
-    b
-      .toString("utf8")
-      .split("\0")
-      .filter((p) => p !== "");
-  const files = split(
-    await runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]),
-  );
-  const ignored = split(
-    await runGit(root, [
-      "ls-files",
-      "-z",
-      "--others",
-      "--ignored",
-      "--exclude-standard",
-      "--directory",
-    ]),
+export async function listTree(git: Git): Promise<TreeListing> {
+  const files = await git.lsFiles(["--cached", "--others", "--exclude-standard"]);
+  const ignored = (
+    await git.lsFiles(["--others", "--ignored", "--exclude-standard", "--directory"])
   ).map((p) => p.replace(/\/$/, ""));
   return { files: [...new Set(files)], ignored };
 }
@@ -147,6 +133,8 @@ export interface ProofViews {
 /** A new temporary directory for the trees of one proof. */
 export function openViews(opts: {
   checkout: string;
+  /** The checkout's git: the base versions are read through it. */
+  git: Git;
   listing: TreeListing;
   parent?: string;
 }): ProofViews {
@@ -173,7 +161,7 @@ export function openViews(opts: {
       return at;
     },
     async readBase(from) {
-      const files = await readBase(opts.checkout, from.commit, from.plan.restore);
+      const files = await readBase(opts.git, from.commit, from.plan.restore);
       // A path to restore that the merge base does not hold is left out, as the base has it:
       // copied from head, the base run would run the PR's version of it.
       const hide = new Set(from.plan.hide);
@@ -209,6 +197,7 @@ export function openViews(opts: {
 /** Both copies at once (tests, benches): `openViews`, then head and (when `base` is given) base. */
 export async function buildViews(opts: {
   checkout: string;
+  git: Git;
   listing: TreeListing;
   /** The merge base and what to take from it. */
   base?: { commit: string; plan: BasePlan };
@@ -237,21 +226,16 @@ export async function buildViews(opts: {
  * Hardened git (src/git/run.ts), like every git command the gate runs.
  */
 async function readBase(
-  checkout: string,
+  git: Git,
   commit: string,
   paths: readonly string[],
 ): Promise<Map<string, { bytes: Uint8Array; mode: number }>> {
   const out = new Map<string, { bytes: Uint8Array; mode: number }>();
   if (paths.length === 0) return out;
   const wanted = new Set(paths);
-  const tree = await runGit(checkout, ["ls-tree", "-r", "-z", "--full-tree", commit]);
   const blobs: { path: string; object: string; mode: number }[] = [];
-  for (const entry of tree.toString("utf8").split("\0")) {
-    const tab = entry.indexOf("\t");
-    if (tab < 0) continue;
-    const path = entry.slice(tab + 1);
+  for (const { path, mode, type, object } of await git.lsTree(commit)) {
     if (!wanted.has(path)) continue;
-    const [mode = "", type = "", object = ""] = entry.slice(0, tab).split(" ");
     if (type !== "blob" || mode === "120000") {
       throw new Error(
         `${path} is not a regular file at the base (mode ${mode}): the base view cannot restore it`,
@@ -261,12 +245,7 @@ async function readBase(
   }
   // Missing at the base (a change the diff reports but the merge base does not hold): left out.
   if (blobs.length === 0) return out;
-  // --buffer: one write per pipe-full, not a flush (and a wake-up of the gate) per object.
-  const all = await runGit(
-    checkout,
-    ["cat-file", "--batch", "--buffer"],
-    blobs.map((b) => `${b.object}\n`).join(""),
-  );
+  const all = await git.catObjects(blobs.map((b) => b.object));
   let at = 0;
   for (const b of blobs) {
     const eol = all.indexOf(10, at);

@@ -1,11 +1,11 @@
-import { GitReadError, openGit } from "../git/index.js";
+import { type Git, GitReadError } from "../git/index.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { Contract } from "../model/contract.js";
 import type { ProcessRunner } from "../process/run-process.js";
+import { withProofFindings } from "../proof/findings.js";
+import { diskSide, gitSide, type ProofResult, proveRequirements } from "../proof/index.js";
+import { DEFAULT_TEST_PROVER, type ProofOptions, type TestProver } from "../proof/prover.js";
 import { UsageError } from "../scope/discover.js";
-import { withProofFindings } from "./findings.js";
-import { diskSide, gitSide, type ProofResult, proveRequirements } from "./index.js";
-import { DEFAULT_TEST_PROVER, type ProofOptions, type TestProver } from "./prover.js";
 
 /**
  * `run`'s requirement proof: against `--base` (the merge base the base
@@ -15,7 +15,8 @@ import { DEFAULT_TEST_PROVER, type ProofOptions, type TestProver } from "./prove
  * proof's findings join the base comparison (no approval in the CLI).
  */
 export async function cliProof(args: {
-  root: string;
+  /** The command's git, opened once at its root. */
+  git: Git;
   integrity: IntegrityReport | undefined;
   contracts: readonly Contract[];
   options: ProofOptions;
@@ -24,7 +25,7 @@ export async function cliProof(args: {
   runProcess?: ProcessRunner;
   signal?: AbortSignal;
 }): Promise<{ proof: ProofResult; integrity: IntegrityReport | undefined }> {
-  const git = openGit(args.root);
+  const { git } = args;
   const base = args.integrity?.applies ? args.integrity.base : undefined;
   try {
     const proof = await proveRequirements({
@@ -34,13 +35,13 @@ export async function cliProof(args: {
           base,
           changed: await git.worktreeChanges(base),
           readBase: gitSide(git, base),
-          readHead: diskSide(args.root),
+          readHead: diskSide(git.root),
         },
       }),
       options: args.options,
       prover: args.prover ?? DEFAULT_TEST_PROVER,
       context: {
-        root: args.root,
+        root: git.root,
         git,
         env: args.env,
         ...(args.runProcess && { runProcess: args.runProcess }),

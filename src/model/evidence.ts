@@ -1,4 +1,4 @@
-import type { Location, Problem } from "../../model/contract.js";
+import type { Location, Problem } from "./contract.js";
 
 /** One `{path, line, snippet}` the verifier offers for one `evidence_required` entry. */
 export interface Citation {
@@ -22,3 +22,11 @@ export interface EvidenceFile {
   /** Sorted (see `sortProblems`). */
   problems: Problem[];
 }
+
+/** What `phase-<name>-evidence.json` beside a plan contract holds, as far as the gate trusts it. */
+export type EvidenceLoad =
+  /** The contract's file name pairs it with no evidence file. */
+  | { kind: "none" }
+  | { kind: "missing"; path: string }
+  /** Read and parsed; a file that could not be read safely is one problem and no citations. */
+  | { kind: "read"; path: string; file: EvidenceFile };

@@ -1,5 +1,5 @@
 /**
- * How the CLI ends on a signal. SIGINT (Ctrl-C), SIGTERM (CI runners,
+ * How the gate ends on a signal (the CLI and the action alike). SIGINT (Ctrl-C), SIGTERM (CI runners,
  * `timeout`, `kill`) and SIGHUP (a closed terminal) all end the run the same
  * way: every check's process tree is killed, and the exit code is the shell's
  * 128 + signal number — whatever the run was doing when it arrived,
