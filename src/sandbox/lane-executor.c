@@ -1,9 +1,4 @@
-/**
- * The lane executor's C source (docs/security.md, "One executor per lane"),
- * compiled once per run by the sandbox host with the system's `cc`. Kept as a
- * string so the bundles carry it; test/sandbox-executor.test.ts compiles it.
- */
-export const LANE_EXECUTOR_C = String.raw`/*
+/*
  * The lane executor (docs/security.md, "One executor per lane"): started once
  * per parallel lane by the sandbox host, through unshare --pid --mount-proc
  * --root=<view>, as PID 1 of the lane's own PID and mount namespaces. It
@@ -463,4 +458,3 @@ int main(int argc, char **argv) {
   if (!group_mode) kill_all_and_reap(-1, &st, &d);
   return 0;
 }
-`;
