@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { posix } from "node:path";
 import { encodeFrame, FrameReader } from "./executor-frames.js";
 import type { CheckGroup, GroupPool } from "./host-cgroups.js";
+import { LANE_EXECUTOR_C } from "./lane-executor-source.js";
 import type { HostEvent } from "./protocol.js";
 import { hostEnv, systemTool } from "./system-tools.js";
 
@@ -19,32 +20,21 @@ import { hostEnv, systemTool } from "./system-tools.js";
  * later check is one too (never a pass).
  */
 
-/**
- * The lane executor's C source (src/sandbox/lane-executor.c). Read through
- * `new URL(…, import.meta.url)`: under tsx that is the file beside this one;
- * ncc (webpack) emits it beside each bundle under a content-hashed name
- * (`dist/<hash>.c`, `dist/cli/<hash>.c`) and rewrites this URL to it.
- */
-export function laneExecutorSource(): string {
-  return readFileSync(new URL("./lane-executor.c", import.meta.url), "utf8");
-}
-
 /** Compiles the executor into `dir` with the system's `cc`; `undefined` and why when it cannot. */
 export function compileExecutor(
   dir: string,
 ): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {
     let cc: string;
-    const source = posix.join(dir, "lane-executor.c");
-    const out = posix.join(dir, "lane-executor");
     try {
       cc = systemTool("cc");
-      // A bundle copied without its source falls back as a machine without cc does.
-      writeFileSync(source, laneExecutorSource(), { mode: 0o600 });
     } catch (e) {
       resolve({ ok: false, error: (e as Error).message });
       return;
     }
+    const source = posix.join(dir, "lane-executor.c");
+    const out = posix.join(dir, "lane-executor");
+    writeFileSync(source, LANE_EXECUTOR_C, { mode: 0o600 });
     // The compiler's environment is built too: CPATH, LIBRARY_PATH, GCC_EXEC_PREFIX would steer it.
     const child = spawn(cc, ["-O2", "-o", out, source], {
       cwd: dir,
