@@ -3,18 +3,15 @@
 // way the sandbox host drives it (one executor per lane, PID 1 of its own
 // PID and mount namespaces, no cgroups, no view).
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const SOURCE = new URL("../src/sandbox/lane-executor-c.ts", import.meta.url);
+const SOURCE = new URL("../src/sandbox/lane-executor.c", import.meta.url);
 
 /** The compiled executor's path in `dir`, or `undefined` without `cc`. */
 export function compileLaneExecutor(dir) {
-  const ts = readFileSync(SOURCE, "utf8");
-  const c = ts.slice(ts.indexOf("String.raw`") + "String.raw`".length, ts.lastIndexOf("`;"));
-  const src = join(dir, "lane-executor.c");
+  const src = fileURLToPath(SOURCE);
   const out = join(dir, "lane-executor");
-  writeFileSync(src, c);
   try {
     execFileSync("cc", ["-O2", "-o", out, src], { stdio: "ignore" });
     return out;

@@ -5,12 +5,12 @@
  * defence is absent, and the executor's death failing closed.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { killAllRunning, type ProcessOutcome } from "../src/process/run-process.js";
 import { openSandbox, type SandboxOptions } from "../src/sandbox/index.js";
-import { LANE_EXECUTOR_C } from "../src/sandbox/lane-executor-c.js";
+import { LANE_EXECUTOR_C } from "../src/sandbox/lane-executor-source.js";
 import { bash, processesWith, ROOT, sandboxOptions } from "./helpers/sandbox.js";
 import { tempDir } from "./helpers/tmp.js";
 
@@ -46,10 +46,14 @@ const MARKER_STILL =
   'p=$(cat daemon.pid); a=$(cat marker); sleep 0.3; b=$(cat marker); if grep -qs daemon-loop /proc/$p/cmdline; then echo alive; exit 1; fi; [ "$a" = "$b" ] && echo still';
 
 describe("the lane executor", () => {
+  it("the bundles carry exactly lane-executor.c (run scripts/embed-lane-executor.mjs after editing it)", () => {
+    const c = readFileSync(join(ROOT, "src/sandbox/lane-executor.c"), "utf8");
+    expect(LANE_EXECUTOR_C === c, "src/sandbox/lane-executor-source.ts is stale").toBe(true);
+  });
+
   it("compiles with the system's cc, warning-free", () => {
     const dir = tempDir("cg-exec-");
-    const src = join(dir, "x.c");
-    writeFileSync(src, LANE_EXECUTOR_C);
+    const src = join(ROOT, "src/sandbox/lane-executor.c");
     const cc = spawnSync("cc", ["-O2", "-Wall", "-Wextra", "-o", join(dir, "x"), src], {
       encoding: "utf8",
     });

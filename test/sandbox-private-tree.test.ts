@@ -13,11 +13,17 @@ import type { ProcessOutcome } from "../src/process/run-process.js";
 import { openSandbox, privateTreeFits } from "../src/sandbox/index.js";
 import { decodeLayer, encodeLayer } from "../src/sandbox/tree-layer.js";
 import { snapshot } from "./helpers/proof-run-repo.js";
-import { bash, sandboxOptions } from "./helpers/sandbox.js";
+import { bash, boundaryMissing, sandboxOptions } from "./helpers/sandbox.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
 const CANARY = `cgcanary${randomBytes(6).toString("hex")}`;
-const canBoundary = process.platform === "linux" && process.getuid?.() === 0;
+/**
+ * Why this machine gives no boundary, found as the gate finds one (root, then
+ * `sudo -n`: a GitHub-hosted runner's user has it); `undefined` when it does.
+ */
+const noBoundary = await boundaryMissing();
+if (noBoundary !== undefined)
+  console.warn(`sandbox-private-tree: SKIPPING the private tree's attack tests: ${noBoundary}`);
 
 function checkout(): string {
   const root = tempDir("cg-private-tree-");
@@ -101,7 +107,7 @@ describe("tree layers", () => {
   });
 });
 
-describe.skipIf(!canBoundary)("a private tree inside the sandbox", () => {
+describe.skipIf(noBoundary !== undefined)("a private tree inside the sandbox", () => {
   it("shows the layer over the checkout, keeps every write private, and holds no git metadata (as a copy holds none)", async () => {
     const root = checkout();
     const before = snapshot(root);

@@ -15,14 +15,39 @@ import { describe, expect, it } from "vitest";
 import { parseInputs } from "../src/action/inputs.js";
 import { gitConfigFiles, sanitizeGitConfig } from "../src/sandbox/git-config.js";
 import { gitLayout } from "../src/sandbox/git-dirs.js";
-import { boundaryFailed, checkEntry, withEnv } from "../src/sandbox/host.js";
 import { GroupPool, openCgroups } from "../src/sandbox/host-cgroups.js";
+import { runnerRoot } from "../src/sandbox/host-config.js";
 import { layoutScript } from "../src/sandbox/host-mounts.js";
-import { runnerRoot } from "../src/sandbox/index.js";
+import { boundaryFailed, checkEntry, withEnv } from "../src/sandbox/host-per-check.js";
 import { systemTool, untrustedReason } from "../src/sandbox/system-tools.js";
 import { resolveExtraReads } from "../src/sandbox/view.js";
 import { runCli } from "./helpers/cli.js";
 import { tempDir } from "./helpers/tmp.js";
+
+/** One step of a generated script: its command's argv, and the path `if test -e` guards it by. */
+interface ScriptStep {
+  argv: string[];
+  when?: string;
+}
+
+/** The steps of a script `script()` in host-mounts.ts wrote: single-quoted words, guards unwrapped. */
+function layoutSteps(script: string): ScriptStep[] {
+  const words = (line: string) =>
+    [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+      m[1] !== undefined ? m[1].replaceAll("'\\''", "'") : m[2]!,
+    );
+  return script
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((line) => {
+      const guarded = /^if test -e ('(?:[^']|'\\'')*'); then (.*); fi$/.exec(line);
+      if (guarded === null) return { argv: words(line) };
+      return { argv: words(guarded[2]!), when: words(guarded[1]!)[0]! };
+    });
+}
+
+const equal = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 describe("sanitizeGitConfig", () => {
   it("drops extraheader lines and URL credentials, keeps everything else", () => {
@@ -122,18 +147,63 @@ describe("layoutScript", () => {
       mountPoints: ["/s/root", "/s/root/proc"],
       gitConfigs: ["/work/repo/.git/config"],
     });
-    const lines = script.split("\n");
-    const at = (needle: string) => lines.findIndex((l) => l.includes(needle));
-    expect(at("remount,bind,ro' '/s/root'")).toBeGreaterThan(0);
-    expect(at("cg-tmp")).toBeGreaterThan(at("remount,bind,ro' '/s/root/proc'"));
-    expect(at("--bind' '/work/repo' '/s/root/work/repo'")).toBeGreaterThan(at("cg-empty"));
-    expect(at("/s/private/git-config-0")).toBeGreaterThan(at("--bind' '/work/repo'"));
-    expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("--bind' '/work/repo'"));
-    // Recursively, after every cover and grant inside it: they stay (sandbox-view.test.ts).
-    expect(at("'--rbind' '/s/root/work/repo/.gate-action' '/s/root/work/repo/.gate-action'")).toBe(
-      at("'/s/root/work/repo/.gate-action'"),
+    const steps = layoutSteps(script);
+    /** Where the step running exactly `argv` is; -1 when none does. */
+    const at = (...argv: string[]) => steps.findIndex((s) => equal(s.argv, argv));
+    const M = "/usr/bin/mount";
+    const rootReadOnly = at(M, "-o", "remount,bind,ro", "/s/root");
+    const procReadOnly = at(M, "-o", "remount,bind,ro", "/s/root/proc");
+    const tmp = at(M, "-t", "tmpfs", "-o", "mode=1777,nosuid,nodev", "cg-tmp", "/s/root/tmp");
+    const home = at(
+      M,
+      "-t",
+      "tmpfs",
+      "-o",
+      "mode=0700,uid=1001,gid=118",
+      "cg-home",
+      "/s/root/home/runner",
     );
-    expect(at("'/s/root/work/repo/.gate-action'")).toBeGreaterThan(at("/s/private/git-config-0"));
+    const empty = at(
+      M,
+      "-t",
+      "tmpfs",
+      "-o",
+      "mode=0700,uid=1001,gid=118",
+      "cg-empty",
+      "/s/root/home/runner/work/_temp",
+    );
+    const tree = at(M, "--bind", "/work/repo", "/s/root/work/repo");
+    const gitConfig = at(M, "--bind", "/s/private/git-config-0", "/s/root/work/repo/.git/config");
+    const gitConfigReadOnly = at(M, "-o", "remount,bind,ro", "/s/root/work/repo/.git/config");
+    const gate = "/s/root/work/repo/.gate-action";
+    const gateBound = at(M, "--rbind", gate, gate);
+    const gateReadOnly = at(M, "-o", "remount,bind,ro", gate);
+    for (const step of [
+      procReadOnly,
+      tmp,
+      home,
+      empty,
+      tree,
+      gitConfig,
+      gitConfigReadOnly,
+      gateBound,
+      gateReadOnly,
+    ])
+      expect(step).toBeGreaterThanOrEqual(0);
+    // What mountinfo listed turns read-only before anything private is laid over it.
+    expect(procReadOnly).toBeLessThan(tmp);
+    // A cover goes on before what it may hold: the tree is bound over an empty directory, not under it.
+    expect(empty).toBeLessThan(tree);
+    // The git config's sanitized copy and the action's own files lie inside the tree: after it.
+    expect(tree).toBeLessThan(gitConfig);
+    expect(gitConfig).toBeLessThan(gitConfigReadOnly);
+    // Recursively, after every cover and grant inside the tree: they stay (sandbox-view.test.ts).
+    expect(gitConfigReadOnly).toBeLessThan(gateBound);
+    expect(gateBound).toBeLessThan(gateReadOnly);
+    // Paths that may be absent are guarded; the root turns read-only last of all.
+    expect(steps[gateBound]!.when).toBe(gate);
+    expect(steps[gitConfig]!.when).toBe("/s/root/work/repo/.git/config");
+    expect(rootReadOnly).toBe(steps.length - 1);
     expect(script).toContain("uid=1001,gid=118");
   });
 });

@@ -1,4 +1,4 @@
-import type { SandboxInfo, SandboxView } from "./index.js";
+import type { SandboxInfo, SandboxView } from "./info.js";
 
 /**
  * How a run's sandbox reads in the log, the check run, the comment and the

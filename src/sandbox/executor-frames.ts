@@ -1,5 +1,5 @@
 /**
- * The lane executor's framed pipe protocol (src/sandbox/lane-executor-c.ts),
+ * The lane executor's framed pipe protocol (src/sandbox/lane-executor.c),
  * one implementation for both ends that speak it (host-lanes.ts inside the
  * sandbox, unsandboxed.ts without one): a frame is a one-byte type, a
  * little-endian u32 length, then that many bytes.

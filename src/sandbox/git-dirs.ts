@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { lexists } from "../fs/lexists.js";
 import { gitConfigFiles } from "./git-config.js";
 
 /**
@@ -117,13 +118,4 @@ function commonDir(gitDir: string): string | undefined {
 function outermost(paths: string[]): string[] {
   const sorted = [...new Set(paths)].sort();
   return sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}/`)));
-}
-
-function lexists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

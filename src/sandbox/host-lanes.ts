@@ -4,7 +4,7 @@ import { constants } from "node:os";
 import { posix } from "node:path";
 import { encodeFrame, FrameReader } from "./executor-frames.js";
 import type { CheckGroup, GroupPool } from "./host-cgroups.js";
-import { LANE_EXECUTOR_C } from "./lane-executor-c.js";
+import { LANE_EXECUTOR_C } from "./lane-executor-source.js";
 import type { HostEvent } from "./protocol.js";
 import { hostEnv, systemTool } from "./system-tools.js";
 

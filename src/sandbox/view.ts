@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
+import { lexists } from "../fs/lexists.js";
 import { sanitizeGitConfig } from "./git-config.js";
 import { type GitLayout, gitLayout } from "./git-dirs.js";
 
@@ -192,14 +193,5 @@ function readOrUndefined(p: string): string | undefined {
     return readFileSync(p, "utf8");
   } catch {
     return undefined;
-  }
-}
-
-function lexists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }

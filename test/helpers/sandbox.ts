@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ProcessOptions } from "../../src/process/run-process.js";
-import type { SandboxOptions } from "../../src/sandbox/index.js";
+import { openSandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { SANDBOX_HOST_ARG } from "../../src/sandbox/protocol.js";
 import { outputOf } from "./action-harness.js";
 import { tempDir } from "./tmp.js";
@@ -31,6 +31,21 @@ export function sandboxOptions(root: string, over: Partial<SandboxOptions> = {})
     pidsMax: 48,
     ...over,
   };
+}
+
+/**
+ * Why no sandbox boundary opens here, in the gate's own words (no root, no
+ * passwordless `sudo -n`, not Linux), or `undefined` when one does: tests
+ * that need a boundary skip, loudly, on that reason alone.
+ */
+export async function boundaryMissing(): Promise<string | undefined> {
+  const sandbox = await openSandbox(
+    sandboxOptions(tempDir("cg-probe-"), { executor: "per-check" }),
+  );
+  sandbox.close();
+  return sandbox.info.mechanism === "none"
+    ? (sandbox.info.warning ?? "no sandbox mechanism")
+    : undefined;
 }
 
 /** A `bash -c` command in `root`, as a check runs one. */

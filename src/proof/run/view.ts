@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { lexists } from "../../fs/lexists.js";
 import type { Git } from "../../git/index.js";
 import type { ChangedFile } from "../../github/types.js";
 import { encodeLayer } from "../../sandbox/tree-layer.js";
@@ -327,18 +328,9 @@ function isLink(p: string): boolean {
   }
 }
 
-function present(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Links an ignored entry; where tracked files already made it a directory, links what is inside. */
 function link(from: string, to: string, dirOf: (p: string) => void): void {
-  if (!present(to)) {
+  if (!lexists(to)) {
     dirOf(to);
     // To the real path: a sandbox shows the checkout's ignored entries at their real paths only.
     symlinkSync(realOr(from), to);

@@ -1,0 +1,63 @@
+import type { ProcessRunner } from "../process/run-process.js";
+import type { CheckNetwork, SandboxMode } from "./options.js";
+
+/** What a run's sandbox is, as every surface reports it, and the runner it hands back. */
+
+/** What a check's view holds, as the report names it (docs/security.md). */
+export interface SandboxView {
+  /** The working tree, read-write. */
+  tree: string;
+  /** System directories, read-only. */
+  system: string[];
+  /** Toolchains bound read-only into the private home, as `~/…`. */
+  toolchains: string[];
+  /** `sandbox-read`, read-only. */
+  extraReads: string[];
+  /** Git directories mounted read-only. */
+  gitDirs: number;
+  /** Credential files hidden (`gha-creds-*.json`). */
+  hiddenCredentials: number;
+  network: CheckNetwork;
+}
+
+/** What the run used, for the log, the JSON report and the check run. */
+export interface SandboxInfo {
+  mode: SandboxMode;
+  /** `namespaces (root)`, `namespaces (sudo -n)`, or `none`. */
+  mechanism: "namespaces (root)" | "namespaces (sudo -n)" | "none";
+  /**
+   * How each check is started (docs/security.md, "One executor per lane"):
+   * `lane executor` (one small executor per parallel lane, PID 1 of the
+   * lane's namespaces), `per-check namespaces` (a fresh namespace chain per
+   * check: no C compiler on the machine); without a boundary `unsandboxed
+   * executor` (the same program, forking each check as its own process
+   * group) or `gate` (spawned by the gate itself: no C compiler).
+   */
+  executor?: SandboxExecutor;
+  /** Where the caps come from; `none` without a boundary or without cgroups. */
+  cgroup: "v1" | "v2" | "none";
+  memoryMb: number;
+  /** What checks saw, when there was a boundary. */
+  view?: SandboxView;
+  /** Why there is no boundary (or no caps): shown with the warning. */
+  warning?: string;
+  /** The boundary was asked for something it cannot give (a `sandbox-read` path missing): no command ran. */
+  error?: string;
+}
+
+export type SandboxExecutor =
+  | "lane executor"
+  | "per-check namespaces"
+  | "unsandboxed executor"
+  | "gate";
+
+export interface Sandbox {
+  info: SandboxInfo;
+  /** How long the host took to build the checks' view (benches); absent without a boundary. */
+  viewMs?: number;
+  /** Of `viewMs`, laying a private tree's layer (benches). */
+  treeMs?: number;
+  /** Runs every command of a check; under `required` without a boundary, refuses. */
+  run: ProcessRunner;
+  close(): void;
+}
