@@ -1,6 +1,15 @@
 /** Reading many files at one commit in one batch of git reads, against real repositories. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -184,5 +193,24 @@ describe("what the repository controls changes no answer and runs nothing", () =
     expect(readdirSync(marks).sort()).toEqual(["filter", "fsmonitor"]);
     rmSync(monitor);
     rmSync(marks, { recursive: true });
+  });
+
+  it("the checkout's index is byte-identical after worktreeChanges, however stale its stat data (control: plain git diff rewrites it)", async () => {
+    const { dir } = honest();
+    const head = git(dir, "rev-parse", "HEAD");
+    const index = join(dir, ".git", "index");
+    // A file whose content is committed but whose mtime moved: git must re-hash it, and
+    // `git diff` writes the refreshed stat data back into the index it read.
+    const stale = () => utimesSync(join(dir, "a.md"), new Date(2001, 0, 1), new Date(2001, 0, 1));
+    stale();
+    const before = readFileSync(index);
+    expect(await openGit(dir).worktreeChanges(head)).toEqual([]);
+    expect(readFileSync(index).equals(before)).toBe(true);
+    // Control: the same diff by plain git, even with GIT_OPTIONAL_LOCKS=0, rewrites the index.
+    execFileSync("git", ["diff", "--name-status", head, "--"], {
+      cwd: dir,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
+    });
+    expect(readFileSync(index).equals(before)).toBe(false);
   });
 });

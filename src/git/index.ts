@@ -1,3 +1,6 @@
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { ChangedFile } from "../model/changed-file.js";
 import { type BlobRead, type BlobRequest, readBlobs } from "./blobs.js";
 import { GitReadError, noMergeBase, noSuchRef, notARepository } from "./errors.js";
@@ -60,8 +63,12 @@ export interface TreeEntry {
 
 /** The git of the repository at (or above) `root`. */
 export function openGit(root: string): Git {
-  const git = (args: readonly string[], input?: string, extra?: readonly string[]) =>
-    runGit(root, args, input, extra);
+  const git = (
+    args: readonly string[],
+    input?: string,
+    extra?: readonly string[],
+    env?: Readonly<Record<string, string>>,
+  ) => runGit(root, args, input, extra, env);
   const text = async (args: readonly string[]) => {
     try {
       return (await git(args)).toString("utf8").trim();
@@ -193,21 +200,27 @@ export function openGit(root: string): Git {
           `filter.${n}.process=`,
           `filter.${n}.required=false`,
         ]);
-        const diff = await git(
-          [
-            "diff",
-            "--name-status",
-            "-z",
-            opts.renames === false ? "--no-renames" : "--find-renames",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--relative",
-            "--end-of-options",
-            commit,
-            "--",
-          ],
-          undefined,
-          off,
+        // `git diff` against the working tree refreshes the index's stat data and writes it
+        // back, GIT_OPTIONAL_LOCKS=0 or not: it reads and writes a private copy instead, so
+        // the checkout's `.git/index` is byte-identical after the gate (issue 32).
+        const diff = await withPrivateIndex((env) =>
+          git(
+            [
+              "diff",
+              "--name-status",
+              "-z",
+              opts.renames === false ? "--no-renames" : "--find-renames",
+              "--no-ext-diff",
+              "--no-textconv",
+              "--relative",
+              "--end-of-options",
+              commit,
+              "--",
+            ],
+            undefined,
+            off,
+            env,
+          ),
         );
         const untracked = await git(["ls-files", "--others", "--exclude-standard", "-z"]);
         const files = parseNameStatus(diff.toString("utf8"));
@@ -241,6 +254,30 @@ export function openGit(root: string): Git {
     catObjects: (objects) =>
       git(["cat-file", "--batch", "--buffer"], objects.map((o) => `${o}\n`).join("")),
   };
+
+  /**
+   * Run `fn` with `GIT_INDEX_FILE` naming a private copy of the repository's
+   * index (absent when the repository has none: git reads that as empty),
+   * removed afterwards.
+   */
+  async function withPrivateIndex<T>(
+    fn: (env: Readonly<Record<string, string>>) => Promise<T>,
+  ): Promise<T> {
+    const indexPath = resolve(
+      root,
+      (await git(["rev-parse", "--git-path", "index"])).toString("utf8").trim(),
+    );
+    const dir = await mkdtemp(join(tmpdir(), "contract-gate-index-"));
+    const copy = join(dir, "index");
+    try {
+      await copyFile(indexPath, copy).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== "ENOENT") throw e;
+      });
+      return await fn({ GIT_INDEX_FILE: copy });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 
   /** The filter drivers the repository's own config defines (includes followed). */
   async function filterDrivers(): Promise<string[]> {

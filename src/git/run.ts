@@ -72,21 +72,24 @@ export type GitRunner = (cwd: string, args: readonly string[], input?: string) =
 
 /**
  * The one way the gate runs git. `extraConfig` is appended to the hardened
- * configuration (the filter drivers a repository defines, switched off).
+ * configuration (the filter drivers a repository defines, switched off);
+ * `extraEnv` is set over the hardened environment (a private index file).
  */
 export function runGit(
   cwd: string,
   args: readonly string[],
   input?: string,
   extraConfig: readonly string[] = [],
+  extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<Buffer> {
   const argv = [...[...HARDENED_CONFIG, ...extraConfig].flatMap((c) => ["-c", c]), ...args];
+  const env = { ...gitEnv(), ...extraEnv };
   if (input === undefined) {
     return new Promise((resolve, reject) => {
       execFile(
         "git",
         argv,
-        { cwd, env: gitEnv(), encoding: "buffer", maxBuffer: MAX_GIT_OUTPUT },
+        { cwd, env, encoding: "buffer", maxBuffer: MAX_GIT_OUTPUT },
         (err, stdout, stderr) => {
           if (err) {
             const code = typeof err.code === "number" ? err.code : null;
@@ -97,7 +100,7 @@ export function runGit(
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn("git", argv, { cwd, env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("git", argv, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;
