@@ -78,7 +78,8 @@ function stage(
 
 const RULES: Rule[] = [
   // The shared language: it names things, it depends on nothing.
-  { layer: "model/", forbidden: [], only: ["model/"] },
+  // (and the version package.json declared, inlined at bundle time).
+  { layer: "model/", forbidden: [], only: ["model/", "../package.json"] },
   { layer: "formats/", forbidden: [...ADAPTERS, ...IO, ...PIPELINE, "github/"] },
   stage("scope/"),
   stage("load/", { upstream: ["scope/"] }),
@@ -211,10 +212,21 @@ function sources(dir: string, base = ""): string[] {
   });
 }
 
+/** What may lie at `src/`'s root (ARCHITECTURE.md, "The house"). */
+const ROOT_FILES: readonly string[] = ["cli.ts", "index.ts", "verdict.ts"];
+
 describe("layering", () => {
   it("no layer imports an adapter, anything downstream of it, or (pure layers) I/O", () => {
     const found = sources(SRC).flatMap((f) => violations(f, readFileSync(join(SRC, f), "utf8")));
     expect(found).toEqual([]);
+  });
+
+  it("src/ root holds only the two entries and verdict.ts: every other file lives in a room", () => {
+    const loose = (names: readonly string[]) =>
+      names.filter((n) => n.endsWith(".ts") && !ROOT_FILES.includes(n));
+    expect(loose(readdirSync(SRC))).toEqual([]);
+    // Control: a file left at the root is named.
+    expect(loose(["cli.ts", "load.ts", "verdict.ts"])).toEqual(["load.ts"]);
   });
 
   it("git is opened by the adapters alone, and run only through the Git interface", () => {

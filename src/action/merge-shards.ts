@@ -7,7 +7,7 @@ import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../model/version.js";
 import type { Scope } from "./collect.js";
 import type { Gated } from "./head.js";
 import { type ActionIO, StopRun } from "./io.js";

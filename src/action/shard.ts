@@ -12,7 +12,7 @@ import { renderTerminal } from "../report/terminal.js";
 import { blockModified } from "../scope/committed.js";
 import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../model/version.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import type { Gated } from "./head.js";

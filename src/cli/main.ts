@@ -22,7 +22,7 @@ import {
 } from "../report/status.js";
 import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../model/version.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";

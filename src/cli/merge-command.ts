@@ -10,7 +10,7 @@ import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../model/version.js";
 import { parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP } from "./help.js";

@@ -7,7 +7,7 @@ import { UsageError } from "../scope/discover.js";
 import { assignShards, parseShard, scopeDigest } from "../shard/assign.js";
 import { isDirectory } from "../shard/read-dir.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
-import { VERSION } from "../version.js";
+import { VERSION } from "../model/version.js";
 import type { CliIO } from "./io.js";
 
 /** The commit the working tree is at, which every shard and the merge must share. */
