@@ -1,6 +1,7 @@
 import { kindOf } from "../formats/kinds/index.js";
 import { jsonKindOf } from "../formats/kinds/json.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { kiroCompanions, kiroSpecOf } from "../formats/kiro/index.js";
 import { specCompanions } from "../formats/spec/link.js";
 import { researchPathOf } from "../formats/workphase/index.js";
 import { GitReadError, openGit } from "../git/index.js";
@@ -34,6 +35,7 @@ export class GitError extends Error {}
 export function companionsOf(contractPath: string): string[] {
   const kind = kindOf(contractPath);
   if (kind === "spec") return specCompanions(contractPath);
+  if (kind === "kiro-spec") return kiroCompanions(kiroSpecOf(contractPath) ?? contractPath);
   if (jsonKindOf(contractPath) === "workphase-plan") {
     return [contractPath, researchPathOf(contractPath)];
   }

@@ -1,5 +1,6 @@
 import { jsonKindOf } from "../formats/kinds/json.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { kiroCompanions } from "../formats/kiro/index.js";
 import { specCompanions } from "../formats/spec/link.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { researchPathOf } from "../formats/workphase/index.js";
@@ -20,6 +21,7 @@ export function parsedFiles(contract: Contract): string[] {
     return specCompanions(contract.path);
   }
   if (contract.kind === "speckit-tasks") return [contract.path];
+  if (contract.kind === "kiro-spec") return kiroCompanions(contract.path);
   if (contract.kind === "workphase-plan" || jsonKindOf(contract.path) === "workphase-plan") {
     return [contract.path, researchPathOf(contract.path)];
   }
