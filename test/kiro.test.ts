@@ -9,6 +9,7 @@ import { loadContract } from "../src/load/index.js";
 import type { Contract, KiroHeader } from "../src/model/contract.js";
 import type { ProblemCode } from "../src/model/problem-codes.js";
 import { discoverContracts } from "../src/scope/discover.js";
+import { auditDiscovery } from "../src/scope/discover-audit.js";
 import { runCli } from "./helpers/cli.js";
 import { copyTree } from "./helpers/tmp.js";
 
@@ -312,5 +313,18 @@ describe("kiro-spec through the CLI", () => {
     const r = await runCli(["validate", REQ], HONEST);
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain("ACCEPTANCE CRITERIA");
+  });
+});
+
+describe("kiro-spec: the discovery audit names Kiro trees the globs leave out", () => {
+  it("with narrowed globs (the action's `contracts` input), a Kiro spec is named with the glob that gates it", async () => {
+    const root = copyTree(HONEST);
+    const audit = (globs: string[]) =>
+      auditDiscovery({ root, globs, given: globs, found: ["src/export/csv.ts"] });
+    const narrowed = await audit(["src/**/*.ts"]);
+    expect(narrowed.warnings.join("\n")).toContain(`${REQ} (a Kiro spec by its place)`);
+    expect(narrowed.warnings.join("\n")).toContain("--contracts '.kiro/specs/*/requirements.md'");
+    const fixed = await audit(["src/**/*.ts", ".kiro/specs/*/requirements.md"]);
+    expect(fixed.warnings.join("\n")).not.toContain("a Kiro spec by its place");
   });
 });
