@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseContract } from "../src/formats/index.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
-import { linkKiroFiles, markedComplete } from "../src/formats/kiro/index.js";
+import { linkKiroFiles, markedComplete, members } from "../src/formats/kiro/index.js";
 import { emptyRefList, readRefList } from "../src/formats/kiro/refs.js";
 import { loadContract } from "../src/load/index.js";
 import type { Contract, KiroHeader } from "../src/model/contract.js";
@@ -213,7 +213,7 @@ describe("kiro-spec: reference lists (RULES §2.4)", () => {
     const out = emptyRefList();
     readRefList(list, "t.md", 1, 1, out);
     return {
-      ids: out.refs.map((r) => r.id),
+      ids: out.refs.flatMap(members),
       unparsed: out.unparsed.map((u) => u.text),
       wide: out.wide.length,
     };
@@ -326,5 +326,26 @@ describe("kiro-spec: the discovery audit names Kiro trees the globs leave out", 
     expect(narrowed.warnings.join("\n")).toContain("--contracts '.kiro/specs/*/requirements.md'");
     const fixed = await audit(["src/**/*.ts", ".kiro/specs/*/requirements.md"]);
     expect(fixed.warnings.join("\n")).not.toContain("a Kiro spec by its place");
+  });
+});
+
+describe("kiro-spec: 1 MiB adversarial task lists end", () => {
+  // No timing: a quadratic reader shows as this test timing out.
+  it("10^5 `All` and range references, 10^5 code spans on one task", () => {
+    const parsed = parseContract("kiro-spec", REQ, enc(file("requirements.md")));
+    const many = (unit: string) => unit.repeat(Math.floor(1_000_000 / unit.length));
+    for (const body of [
+      `- [x] 1. t\n  - _Requirements: ${many("All, ")}_\n`,
+      `- [x] 1. t\n  - _Requirements: ${many("1.1-1.49, ")}_\n`,
+      `- [x] 1. t\n  - _Requirements: ${many("1, ")}_\n`,
+      `- [x] 1. t ${many("`a/b.ts` ")}\n`,
+      many("- [x] 1. t\n  - _Requirements: 1.1_\n"),
+    ]) {
+      const c = linkKiroFiles(parsed, {
+        tasks: { path: `${DIR}/tasks.md`, bytes: enc(body) },
+        exists: () => false,
+      });
+      expect(c.kind).toBe("kiro-spec");
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { members } from "../formats/kiro/index.js";
 import type { KiroCriterion, KiroHeader, KiroTask } from "../model/contract.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
@@ -105,8 +106,8 @@ function propertyFindings(b: KiroHeader, h: KiroHeader, at: At, out: Finding[]):
   const now = new Map((h.design?.properties ?? []).map((p) => [p.id, p]));
   for (const p of base) {
     const n = now.get(p.id);
-    const cited = new Set(n?.refs.map((r) => r.id) ?? []);
-    const dropped = [...new Set(p.refs.map((r) => r.id))].filter((id) => !cited.has(id));
+    const cited = new Set(n?.refs.flatMap(members) ?? []);
+    const dropped = [...new Set(p.refs.flatMap(members))].filter((id) => !cited.has(id));
     if (n !== undefined && dropped.length === 0) continue;
     out.push(
       finding({

@@ -350,6 +350,8 @@ export interface KiroCriterion {
 export interface KiroReference {
   /** `1.2` (a criterion), `1` (a whole requirement), `*` (`All`). */
   id: string;
+  /** A range `1.2-1.5`: the last item number (5); the reference cites `id` through it. */
+  through?: number;
   location: Location;
 }
 

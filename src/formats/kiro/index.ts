@@ -12,6 +12,7 @@ export {
   kiroSpecOf,
   linkKiroFiles,
   markedComplete,
+  members,
   requiredTasks,
 } from "./link.js";
 

@@ -90,20 +90,35 @@ function resolve(
 ): void {
   const requirements = new Map(h.requirements.map((r) => [r.id, r]));
   const criteria = new Set(h.requirements.flatMap((r) => r.criteria.map((c) => c.id)));
+  // What each reference lacks, worked out once (a list may repeat one 10^5 times).
+  const lacks = new Map<string, string[]>();
+  const missing = (ref: KiroReference): string[] => {
+    const key = ref.through === undefined ? ref.id : `${ref.id}-${ref.through}`;
+    let out = lacks.get(key);
+    if (out === undefined) {
+      out =
+        ref.id === "*" || requirements.has(ref.id)
+          ? []
+          : members(ref).filter((id) => !criteria.has(id));
+      lacks.set(key, out);
+    }
+    return out;
+  };
   const check = (ref: KiroReference, by: string) => {
-    if (ref.id === "*" || criteria.has(ref.id) || requirements.has(ref.id)) return;
-    if (sink.full("kiro-dangling-reference", ref.location)) return;
-    const dot = ref.id.lastIndexOf(".");
-    const req = dot === -1 ? undefined : requirements.get(ref.id.slice(0, dot));
-    const why =
-      req === undefined
-        ? `requirements.md has no Requirement ${dot === -1 ? ref.id : ref.id.slice(0, dot)}`
-        : `Requirement ${req.id} has ${req.criteria.length} acceptance criteria${req.criteria.length ? ` (${req.criteria[0]!.id}–${req.criteria[req.criteria.length - 1]!.id})` : ""}`;
-    sink.push(
-      problem("kiro-dangling-reference", ref.location, `${by} cites ${ref.id}, but ${why}`, {
-        hint: "cite an acceptance criterion that exists (`_Requirements: 1.2_`), or add the criterion to requirements.md",
-      }),
-    );
+    for (const id of missing(ref)) {
+      if (sink.full("kiro-dangling-reference", ref.location)) return;
+      const dot = id.lastIndexOf(".");
+      const req = dot === -1 ? undefined : requirements.get(id.slice(0, dot));
+      const why =
+        req === undefined
+          ? `requirements.md has no Requirement ${dot === -1 ? id : id.slice(0, dot)}`
+          : `Requirement ${req.id} has ${req.criteria.length} acceptance criteria${req.criteria.length ? ` (${req.criteria[0]!.id}–${req.criteria[req.criteria.length - 1]!.id})` : ""}`;
+      sink.push(
+        problem("kiro-dangling-reference", ref.location, `${by} cites ${id}, but ${why}`, {
+          hint: "cite an acceptance criterion that exists (`_Requirements: 1.2_`), or add the criterion to requirements.md",
+        }),
+      );
+    }
   };
   for (const t of h.tasks?.tasks ?? []) for (const r of t.refs) check(r, `task ${t.id}`);
   for (const p of h.design?.properties ?? []) for (const r of p.refs) check(r, `Property ${p.id}`);
@@ -134,32 +149,80 @@ function resolve(
   }
 }
 
-/** Which tasks and properties cite each acceptance criterion (a whole requirement, `All`). */
-function citations(h: KiroHeader, loose: readonly KiroReference[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const byReq = new Map(h.requirements.map((r) => [r.id, r]));
-  const add = (ref: KiroReference, by: string) => {
-    const ids =
-      ref.id === "*"
-        ? h.requirements.flatMap((r) => r.criteria.map((c) => c.id))
-        : (byReq.get(ref.id)?.criteria.map((c) => c.id) ?? [ref.id]);
-    for (const id of ids) {
-      const list = out.get(id) ?? [];
-      if (!list.includes(by)) list.push(by);
-      out.set(id, list);
-    }
-  };
-  for (const t of h.tasks?.tasks ?? []) for (const r of t.refs) add(r, `task ${t.id}`);
-  for (const p of h.design?.properties ?? []) for (const r of p.refs) add(r, `Property ${p.id}`);
-  for (const r of loose) add(r, "design.md");
+/** The criteria a range cites, `1.2-1.4` → 1.2, 1.3, 1.4 (at most 50: refs.ts). */
+export function members(ref: KiroReference): string[] {
+  if (ref.through === undefined) return [ref.id];
+  const dot = ref.id.lastIndexOf(".");
+  const req = ref.id.slice(0, dot);
+  const out: string[] = [];
+  for (let k = Number(ref.id.slice(dot + 1)); k <= ref.through; k++) out.push(`${req}.${k}`);
   return out;
 }
 
+/** How many citers a criterion's reason names. */
+const NAMED_CITERS = 6;
+
+/**
+ * Who cites what: criteria by id, whole requirements by id, and `All`. Kept
+ * apart, so a task list of 10^5 `All` or whole-requirement references costs
+ * one entry each, not one per criterion; each list keeps the first citers.
+ */
+class Citations {
+  private readonly criteria = new Map<string, string[]>();
+  private readonly requirements = new Map<string, string[]>();
+  private readonly all: string[] = [];
+
+  constructor(h: KiroHeader, loose: readonly KiroReference[]) {
+    for (const t of h.tasks?.tasks ?? []) for (const r of t.refs) this.add(r, `task ${t.id}`);
+    for (const p of h.design?.properties ?? [])
+      for (const r of p.refs) this.add(r, `Property ${p.id}`);
+    for (const r of loose) this.add(r, "design.md");
+  }
+
+  /** `<citer> <reference>` already noted: a list repeating a reference costs one lookup each. */
+  private readonly seen = new Set<string>();
+
+  private add(ref: KiroReference, by: string): void {
+    const key = `${by} ${ref.id}-${ref.through ?? ""}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    if (ref.id === "*") return note(this.all, by);
+    if (ref.through === undefined && !ref.id.includes(".")) {
+      return note(entry(this.requirements, ref.id), by);
+    }
+    for (const id of members(ref)) note(entry(this.criteria, id), by);
+  }
+
+  /** Who cites criterion `id` of requirement `req` (empty: nobody). */
+  of(req: string, id: string): string[] {
+    const out: string[] = [];
+    for (const list of [this.criteria.get(id), this.requirements.get(req), this.all]) {
+      for (const by of list ?? []) if (out.length < NAMED_CITERS + 1) note(out, by);
+    }
+    return out;
+  }
+}
+
+function entry(map: Map<string, string[]>, key: string): string[] {
+  let list = map.get(key);
+  if (list === undefined) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
+/** Add a citer to a short list (its first few, each once). */
+function note(list: string[], by: string): void {
+  if (list.length <= NAMED_CITERS && !list.includes(by)) list.push(by);
+}
+
 function coverage(h: KiroHeader, loose: readonly KiroReference[], sink: CappedProblems): void {
-  const cited = citations(h, loose);
+  const cited = new Citations(h, loose);
   for (const r of h.requirements) {
     for (const c of r.criteria) {
-      if (cited.has(c.id) || sink.full("kiro-uncovered-criterion", c.location)) continue;
+      if (cited.of(r.id, c.id).length > 0 || sink.full("kiro-uncovered-criterion", c.location))
+        continue;
       sink.push(
         problem(
           "kiro-uncovered-criterion",
@@ -234,10 +297,11 @@ export function markedComplete(tasks: readonly KiroTask[]): boolean {
  */
 export function kiroCriteria(h: KiroHeader): Criterion[] {
   const out: Criterion[] = [];
-  const cited = citations(h, []);
+  const cited = new Citations(h, []);
   for (const r of h.requirements) {
     for (const c of r.criteria) {
-      const by = cited.get(c.id);
+      const found = cited.of(r.id, c.id);
+      const by = found.length > 0 ? found : undefined;
       out.push({
         id: c.id,
         title: c.text,
@@ -247,7 +311,7 @@ export function kiroCriteria(h: KiroHeader): Criterion[] {
           status: "manual",
           blocking: false,
           reason: by
-            ? `not proved by a test the gate runs; cited by ${by.slice(0, 6).join(", ")}${by.length > 6 ? ", …" : ""}`
+            ? `not proved by a test the gate runs; cited by ${by.slice(0, NAMED_CITERS).join(", ")}${by.length > NAMED_CITERS ? ", …" : ""}`
             : "not proved: no task or property cites it",
         },
       });

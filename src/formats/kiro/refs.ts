@@ -29,8 +29,8 @@ const ALL = /^all\b/i;
 const LEAD = /^(?:(?:Requirements?|Reqs?|AC)[ \t]+|Req\.[ \t]*)/i;
 /** `Validates: Property 3`: a property, not a requirement. */
 const PROPERTY = /^Property\b/i;
-/** The most criteria a range may expand to: `1.1-1.99999` is a typo, not 10^5 citations. */
-const RANGE_LIMIT = 200;
+/** The most criteria a range may span: `1.1-1.99999` is a typo, read as its two ends. */
+const RANGE_LIMIT = 50;
 
 /** The list of a `_Requirements:_` line, or `undefined` when the line is none. */
 export function requirementsList(line: string): { text: string; column: number } | undefined {
@@ -70,6 +70,12 @@ export function readRefList(
     cursor = at + raw.length;
     const lead = raw.length - raw.trimStart().length;
     const location = { path, line, column: column + at + lead };
+    const plain = raw.trim();
+    // Most tokens are a bare `N.M`: read without the clean-up below.
+    if (CRITERION.test(plain)) {
+      readToken(plain, plain, location, out);
+      continue;
+    }
     let token = raw
       .replace(/\([^)]*\)?/g, "")
       .trim()
@@ -95,7 +101,9 @@ function readToken(token: string, written: string, location: Location, out: RefL
   if (m) {
     const [a, b, c, d] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
     if (a === c && b <= d && d - b < RANGE_LIMIT) {
-      for (let k = b; k <= d; k++) out.refs.push({ id: `${a}.${k}`, location });
+      out.refs.push(
+        b === d ? { id: `${a}.${b}`, location } : { id: `${a}.${b}`, through: d, location },
+      );
     } else {
       out.refs.push({ id: `${a}.${b}`, location }, { id: `${c}.${d}`, location });
       out.wide.push({ text: written, location });

@@ -16,6 +16,7 @@ const CODE_SPAN = /`([^`\s]+)`/g;
 /** A task that takes a path away: its path may rightly be gone. */
 const REMOVES =
   /\b(?:delete[sd]?|remove[sd]?|rename[sd]?|move[sd]?|drop(?:s|ped)?|deprecate[sd]?|retire[sd]?)\b/i;
+const MAX_PATHS = 32;
 const PATH_END = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 
 /** The tasks of a `tasks.md`, each with what its child bullets cite. */
@@ -108,6 +109,8 @@ function pathsOf(task: KiroTask, line: string, index: number, kd: KiroDoc): void
     if (!p.includes("/") || !PATH_END.test(p)) continue;
     if (p.startsWith("/") || p.startsWith("~") || p.includes("..") || p.includes("://")) continue;
     if (/[*{}<>[\]$]/.test(p)) continue;
+    // A few paths say whether a task is a phantom; a line of 10^5 spans is not read on.
+    if (task.paths.length >= MAX_PATHS) return;
     if (task.paths.some((x) => x.id === p)) continue;
     const location: Location = locate(kd.doc, index, (m.index ?? 0) + 2);
     task.paths.push({ id: p, location } satisfies SpecReference);
