@@ -8,6 +8,8 @@ import { emptyRefList, readRefList } from "../src/formats/kiro/refs.js";
 import { loadContract } from "../src/load/index.js";
 import type { Contract, KiroHeader } from "../src/model/contract.js";
 import type { ProblemCode } from "../src/model/problem-codes.js";
+import { companionsOf } from "../src/run/changed.js";
+import { parsedFiles } from "../src/scope/committed.js";
 import { discoverContracts } from "../src/scope/discover.js";
 import { auditDiscovery } from "../src/scope/discover-audit.js";
 import { runCli } from "./helpers/cli.js";
@@ -45,6 +47,14 @@ describe("kiro-spec: kind and discovery", () => {
     expect(kindOf("specs/001-x/tasks.md")).toBe("speckit-tasks");
     expect(kindOf("docs/requirements.md")).toBe("oracle-contract");
     expect(await discoverContracts({ root: HONEST })).toEqual([REQ]);
+  });
+
+  it("its design.md and tasks.md put it in scope and are the files compared with the commit", () => {
+    const three = [REQ, `${DIR}/design.md`, `${DIR}/tasks.md`];
+    expect(companionsOf(REQ)).toEqual(three);
+    expect(companionsOf(`${DIR}/tasks.md`)).toEqual(three);
+    const parsed = parseContract("kiro-spec", REQ, enc(file("requirements.md")));
+    expect(parsedFiles(parsed)).toEqual(three);
   });
 
   it("reads a companion named on the command line as its spec", async () => {
