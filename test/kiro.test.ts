@@ -43,6 +43,7 @@ describe("kiro-spec: kind and discovery", () => {
       expect(kindOf(`${DIR}/${name}`)).toBe("kiro-spec");
       expect(kindOf(`app/${DIR}/${name}`)).toBe("kiro-spec");
     }
+    expect(kindOf(".kiro/specs/_archived/old/requirements.md")).toBe("kiro-spec");
     // Without the Kiro rule, tasks.md would be a spec-kit task list and requirements.md an oracle contract.
     expect(kindOf("specs/001-x/tasks.md")).toBe("speckit-tasks");
     expect(kindOf("docs/requirements.md")).toBe("oracle-contract");

@@ -46,10 +46,11 @@ export function kindOf(path: string): ContractKind | undefined {
   return undefined;
 }
 
-const KIRO_FILE = /(?:^|\/)\.kiro\/specs\/[^/]+\/(?:requirements|design|tasks)\.md$/;
+const KIRO_FILE = /(?:^|\/)\.kiro\/specs\/(?:[^/]+\/)+(?:requirements|design|tasks)\.md$/;
 
 /**
- * A Kiro spec's three files, wherever the globs find them: never read as
+ * A Kiro spec's three files, wherever the globs find them (an archived
+ * `.kiro/specs/_archived/<feature>/` too): never read as
  * another kind's (a Kiro `requirements.md` is no oracle contract, its
  * `tasks.md` no spec-kit task list).
  */

@@ -32,7 +32,7 @@ export function kiroCompanions(path: string): string[] {
   return [path, `${dir}design.md`, `${dir}tasks.md`];
 }
 
-const SPEC_FILE = /^(.*\/)?\.kiro\/specs\/[^/]+\/(?:requirements|design|tasks)\.md$/;
+const SPEC_FILE = /^(.*\/)?\.kiro\/specs\/(?:[^/]+\/)+(?:requirements|design|tasks)\.md$/;
 
 /** The `requirements.md` a Kiro spec file belongs to (itself for requirements.md), else `undefined`. */
 export function kiroSpecOf(path: string): string | undefined {
