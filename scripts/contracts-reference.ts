@@ -116,6 +116,7 @@ export function contractsReference(): string {
     workphasePlanSection(),
     gatesLedgerSection(),
     specSection(),
+    kiroSection(),
     "## Problem codes",
     "",
     "Every code, its severity and the kinds that report it. An error makes the file invalid;",
@@ -140,9 +141,11 @@ function kindsSection(): string {
       ? "(markdown grammar: a `## REQUEST`, `## ACCEPTANCE CRITERIA`, `## FILE SCOPE`, `## CLARIFICATIONS` or `# CONTRACT` heading)"
       : kind === "gates-ledger"
         ? "(markdown grammar: a `# Gates` heading or a `- [ ] <id>:` gate line)"
-        : MARKDOWN_KINDS.has(kind)
-          ? "(markdown grammar)"
-          : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
+        : kind === "kiro-spec"
+          ? "(markdown grammar: `### Requirement N` headings; design.md and tasks.md beside it)"
+          : MARKDOWN_KINDS.has(kind)
+            ? "(markdown grammar)"
+            : DISTINCT_KEYS[kind as keyof typeof DISTINCT_KEYS].map(code).join(", ");
   return [
     "## Kinds and file names",
     "",
@@ -1017,7 +1020,12 @@ function gatesLedgerSection(): string {
 
 // ── requirement specs ────────────────────────────────────────────────────
 
-const MARKDOWN_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
+const MARKDOWN_KINDS = new Set<ContractKind>([
+  "spec",
+  "speckit-spec",
+  "speckit-tasks",
+  "kiro-spec",
+]);
 
 /** One section for the three requirement-spec kinds: they share one model and one grammar. */
 function specSection(): string {
@@ -1139,6 +1147,54 @@ function specSection(): string {
     "validated alone (the task rules and phantoms); it has no criteria of its own.",
     "",
     codesLine("speckit-tasks"),
+    "",
+  ].join("\n");
+}
+
+/** Kiro's specs: one contract per `.kiro/specs/<feature>/` (src/formats/kiro). */
+function kiroSection(): string {
+  return [
+    "## `kiro-spec`",
+    "",
+    "A Kiro spec, `.kiro/specs/<feature>/`: one contract, found by its `requirements.md` and",
+    "read with the `design.md` and `tasks.md` beside it (either may be missing). Kiro publishes",
+    "no grammar or validator; the rules below are its observed output across eight public",
+    "repositories. Any of the three files named on the command line is read as the spec;",
+    "none is ever read as another kind's file.",
+    "",
+    "```markdown",
+    "### Requirement 1: Download a report as CSV",
+    "**User Story:** As a team lead, I want …, so that …",
+    "#### Acceptance Criteria",
+    "1. WHEN the user clicks Export THEN the Exporter SHALL return a CSV file",
+    "2. IF the requester is not a member, THEN THE Exporter SHALL refuse with",
+    "   status 403",
+    "```",
+    "",
+    "- Requirements: `### Requirement N`, `### Requirement N: Title` (also `—`, `### 要件N:`,",
+    "  hand-written `### 3.1 REQ-RC-001: Title`), and under `#### Acceptance Criteria`",
+    "  (`#### 受入基準`, a bold `**Acceptance Criteria:**` line) numbered EARS lines. Wrapped and",
+    "  nested lines belong to their number; headings below the criteria heading group them.",
+    "  Each criterion `N.M` is a criterion of the contract. A requirement with no criterion, a",
+    "  number used twice: `kiro-structure`. A criterion without SHALL warns",
+    "  (`kiro-criterion-wording`); Japanese `WHEN … THEN …` criteria are normative as written.",
+    "- References: a task's `_Requirements: 1.1, 1.2_` (also `**Requirements**: Requirement 3.1`),",
+    "  a design property's `**Validates: Requirements 1.2**` (`### Property N: …`, bold or plain",
+    "  `Property N:`), ranges `6.1-6.7` / `1.1–1.9`, a bare `N` (the whole requirement) and",
+    "  `All`. A reference to a criterion or requirement that does not exist is an error at its",
+    "  line (`kiro-dangling-reference`); an unreadable token or a range across requirements",
+    "  warns (`kiro-unparsed-reference`). When the spec has a tasks.md, a criterion no task and",
+    "  no property cites warns (`kiro-uncovered-criterion`).",
+    "- Tasks: `- [x] 1. …`, `- [ ] 1.1 …`; `[-]` (running) and `[~]` (queued) are open;",
+    "  `- [ ]* …` is Kiro's optional task, never blocking (nor any task under it). The spec is",
+    "  *marked complete* when every required top-level task is checked; then each required task",
+    "  still open is an unmet, blocking criterion `task <n>`. A done task naming a path in a code",
+    "  span (`` `src/x.ts` ``) that does not exist warns (`kiro-phantom-completion`); against the",
+    "  PR's base, a task the PR itself checks with such a path blocks (docs/integrity.md).",
+    "- Criteria are manual until a proof decides them: each shows the tasks and properties",
+    "  that cite it.",
+    "",
+    codesLine("kiro-spec"),
     "",
   ].join("\n");
 }

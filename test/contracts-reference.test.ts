@@ -60,6 +60,7 @@ describe("docs/contracts.md", () => {
       "spec",
       "speckit-spec",
       "speckit-tasks",
+      "kiro-spec",
     ];
     expect([...REFERENCE_KINDS].sort()).toEqual(kinds.sort());
     for (const kind of kinds) expect(generated).toContain(`\n## \`${kind}\`\n`);

@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import { performance } from "node:perf_hooks";
+import { VERSION } from "../model/version.js";
 import type { SpecProof } from "../proof/types.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { mergeShardReports } from "../shard/merge.js";
@@ -7,7 +8,6 @@ import { withShardProofs } from "../shard/proof.js";
 import { readShardReports, ShardDirError } from "../shard/read-dir.js";
 import { runOf } from "../shard/report.js";
 import { summariseRun } from "../verdict.js";
-import { VERSION } from "../model/version.js";
 import type { Scope } from "./collect.js";
 import type { Gated } from "./head.js";
 import { type ActionIO, StopRun } from "./io.js";

@@ -10,6 +10,7 @@ import { refreshPlanHash } from "../load/refresh-hash.js";
 import type { Contract, PlanHeader } from "../model/contract.js";
 import { isInvalid } from "../model/contract.js";
 import { sortProblems } from "../model/problems.js";
+import { VERSION } from "../model/version.js";
 import { integrityTerminal } from "../report/integrity.js";
 import { integrityJson } from "../report/integrity-json.js";
 import { paintFor } from "../report/paint.js";
@@ -22,7 +23,6 @@ import {
 } from "../report/status.js";
 import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
-import { VERSION } from "../model/version.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
 import { cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";

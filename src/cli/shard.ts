@@ -2,12 +2,12 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
+import { VERSION } from "../model/version.js";
 import type { ShardBlock } from "../report/run-json.js";
 import { UsageError } from "../scope/discover.js";
 import { assignShards, parseShard, scopeDigest } from "../shard/assign.js";
 import { isDirectory } from "../shard/read-dir.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
-import { VERSION } from "../model/version.js";
 import type { CliIO } from "./io.js";
 
 /** The commit the working tree is at, which every shard and the merge must share. */

@@ -2,6 +2,7 @@ import { dirname } from "node:path/posix";
 import type { Contract } from "../model/contract.js";
 import { weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
+import { kiroFindings } from "./kiro-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
@@ -70,6 +71,10 @@ function pairFindings(
   if (base === undefined) return out; // a new contract: nothing at base to protect
   if (base.contract.kind === "gates-ledger") {
     out.push(...gatesLedgerFindings(base, head));
+    return out;
+  }
+  if (base.contract.kind === "kiro-spec") {
+    out.push(...kiroFindings(base, head));
     return out;
   }
   if (SPEC_KINDS.has(base.contract.kind)) {

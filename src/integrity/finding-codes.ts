@@ -7,7 +7,8 @@ export const FINDING_CODES = {
   // Markdown and JSON phase contracts (the planner and workphase kinds have their own rules below)
   "contract-removed": {
     blocking: true,
-    kinds: "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec, speckit-tasks",
+    kinds:
+      "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec, speckit-tasks, kiro-spec",
     doc: "The contract was deleted, renamed to a path that is no contract (out of the discovery globs, into a directory the gate never searches such as `node_modules/`, to a name of no contract kind), or stopped being a regular file (a directory, a symlink, a submodule, any type change: listed in the report too), and no contract at head names it in `supersedes:` (JSON phase contracts cannot be superseded).",
   },
   "contract-superseded": {
@@ -76,6 +77,37 @@ export const FINDING_CODES = {
     blocking: false,
     kinds: "speckit-tasks",
     doc: "A task became done in the PR, but the PR changes none of the paths it names: a phantom completion, unless an earlier commit did the work.",
+  },
+  // Kiro specs (.kiro/specs/<feature>/: requirements.md, design.md, tasks.md)
+  "kiro-criterion-removed": {
+    blocking: true,
+    kinds: "kiro-spec",
+    doc: "An acceptance criterion `N.M` present at base is gone at head (its requirement removed, or the criterion).",
+  },
+  "kiro-criterion-softened": {
+    blocking: true,
+    kinds: "kiro-spec",
+    doc: "An acceptance criterion has fewer SHALL (or MUST) at head than at base: `SHALL` → `SHOULD`/`MAY`, or dropped.",
+  },
+  "kiro-criterion-reworded": {
+    blocking: false,
+    kinds: "kiro-spec",
+    doc: "An acceptance criterion's text changed, keeping every SHALL.",
+  },
+  "kiro-task-unchecked": {
+    blocking: true,
+    kinds: "kiro-spec",
+    doc: "A task done at base (`- [x]`) is open at head, or was removed.",
+  },
+  "kiro-property-removed": {
+    blocking: true,
+    kinds: "kiro-spec",
+    doc: "A design property (`### Property N`) present at base is gone at head, or its `Validates:` line no longer cites a criterion it cited.",
+  },
+  "kiro-task-phantom": {
+    blocking: true,
+    kinds: "kiro-spec",
+    doc: "A task the PR checks names a path in a code span that does not exist at head: a phantom completion by the PR itself (read alone, the gate only warns: `kiro-phantom-completion`).",
   },
   "criterion-weakened": {
     blocking: true,

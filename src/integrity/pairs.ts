@@ -1,3 +1,4 @@
+import { kiroSpecOf } from "../formats/kiro/index.js";
 import type { ChangedFile } from "../model/changed-file.js";
 import { contractPaths, notAContractReason } from "../scope/contract-path.js";
 
@@ -67,6 +68,30 @@ export function touchedContracts(
       out.push({ basePath: path, headPath: path });
     }
   }
+  kiroCompanionsTouched(changed, local, isContract, out);
   const key = (t: TouchedContract) => t.headPath ?? t.basePath ?? "";
   return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * A Kiro spec is one contract in three files: a change to its design.md or
+ * tasks.md alone touches the spec (its requirements.md), so un-checking a
+ * task or dropping a property is compared like an edit of the requirements.
+ */
+function kiroCompanionsTouched(
+  changed: readonly ChangedFile[],
+  local: (p: string) => string | undefined,
+  isContract: (p: string) => boolean,
+  out: TouchedContract[],
+): void {
+  const named = new Set(out.flatMap((t) => [t.basePath, t.headPath]));
+  for (const f of changed) {
+    for (const p of [f.path, f.previousPath]) {
+      const path = p === undefined ? undefined : local(p);
+      const spec = path === undefined ? undefined : kiroSpecOf(path);
+      if (spec === undefined || spec === path || named.has(spec) || !isContract(spec)) continue;
+      named.add(spec);
+      out.push({ basePath: spec, headPath: spec });
+    }
+  }
 }

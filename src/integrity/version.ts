@@ -1,6 +1,6 @@
 import { parseContract } from "../formats/index.js";
 import { decodeContractText, fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
-import type { Contract, ContractKind } from "../model/contract.js";
+import { type Contract, type ContractKind, emptyHeader } from "../model/contract.js";
 
 /**
  * One side (base or head) of a contract the PR touches: the parse the gate
@@ -29,15 +29,7 @@ export function version(
     const contract: Contract = {
       kind,
       path,
-      header:
-        kind === "plan-contract"
-          ? {
-              kind,
-              sourcePlanHashLocation: { path, line: 1, column: 1 },
-              tasks: [],
-              successCriteria: [],
-            }
-          : { kind },
+      header: emptyHeader(kind, path),
       criteria: [],
       problems: [fileTooLarge(path, size)],
     };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type EvidenceFile, parseEvidenceFile } from "../formats/evidence/index.js";
 import { kindOf, parseContract } from "../formats/index.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { type KiroFiles, kiroDir, linkKiroFiles } from "../formats/kiro/index.js";
 import { planHash } from "../formats/plan-hash.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "../formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
@@ -36,7 +37,10 @@ export async function loadContract(
 ): Promise<Contract> {
   // Opened before the read, so the rest runs without a pause and a batch
   // still holds one contract's bytes at a time.
-  const named = SPEC_KINDS.has(kind) ? await (opts.paths ?? diskPaths(root)).open() : undefined;
+  const named =
+    SPEC_KINDS.has(kind) || kind === "kiro-spec"
+      ? await (opts.paths ?? diskPaths(root)).open()
+      : undefined;
   const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
   if (read.kind !== "file") {
     return unread(kind, relPath, unreadProblem(relPath, start(relPath), "contract", read));
@@ -48,9 +52,11 @@ export async function loadContract(
   const contract =
     kind === "workphase-plan"
       ? withResearch(root, parsed)
-      : named && SPEC_KINDS.has(parsed.kind)
-        ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
-        : parsed;
+      : named && parsed.kind === "kiro-spec"
+        ? withKiroFiles(root, parsed, named)
+        : named && SPEC_KINDS.has(parsed.kind)
+          ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
+          : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
@@ -175,6 +181,28 @@ function withSpecFiles(
     }
   }
   return linkSpecFiles(contract, files);
+}
+
+/**
+ * A Kiro spec with the design.md and tasks.md beside its requirements.md
+ * (either may be missing: 3 of josfko's 11 specs have only requirements),
+ * never read through a symlink, and whether its done tasks' paths exist.
+ */
+function withKiroFiles(root: string, contract: Contract, paths: RepoPaths): Contract {
+  const files: KiroFiles = { exists: (p) => paths.exists(p) };
+  const unreadable: Problem[] = [];
+  for (const name of ["design", "tasks"] as const) {
+    const path = `${kiroDir(contract.path)}${name}.md`;
+    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+    if (read.kind === "missing") continue;
+    if (read.kind !== "file")
+      unreadable.push(unreadProblem(path, start(contract.path), "contract", read));
+    else if (read.size > MAX_CONTRACT_BYTES) unreadable.push(fileTooLarge(path, read.size));
+    else files[name] = { path, bytes: read.bytes };
+  }
+  const linked = linkKiroFiles(contract, files);
+  if (unreadable.length === 0) return linked;
+  return { ...linked, problems: sortProblems([...linked.problems, ...unreadable]) };
 }
 
 /** `*.md` directly in a repo-relative directory that is a real directory (not a link). */

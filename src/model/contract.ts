@@ -19,6 +19,7 @@ export const CONTRACT_KINDS = [
   "spec",
   "speckit-spec",
   "speckit-tasks",
+  "kiro-spec",
 ] as const;
 
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
@@ -313,7 +314,75 @@ export type ContractHeader =
   | OracleHeader
   | JsonKindHeader
   | GatesLedgerHeader
-  | SpecHeader;
+  | SpecHeader
+  | KiroHeader;
+
+/**
+ * A Kiro spec (`.kiro/specs/<feature>/`, `formats/kiro`): its `requirements.md`
+ * with the `design.md` and `tasks.md` beside it, linked by the loader.
+ */
+export interface KiroHeader {
+  kind: "kiro-spec";
+  /** `### Requirement N[: title]` blocks in file order. */
+  requirements: KiroRequirement[];
+  /** `design.md`'s correctness properties, when the file was read. */
+  design?: { path: string; properties: KiroProperty[] };
+  /** `tasks.md`'s checkbox tasks, when the file was read. */
+  tasks?: { path: string; tasks: KiroTask[] };
+}
+
+export interface KiroRequirement {
+  /** `1` for `### Requirement 1`, `REQ-RC-001` for hand-written ids. */
+  id: string;
+  title: string;
+  location: Location;
+  criteria: KiroCriterion[];
+}
+
+/** A numbered acceptance criterion, `N.M`: an EARS line with its wrapped lines joined. */
+export interface KiroCriterion {
+  /** `<requirement>.<item>`: `1.3`. */
+  id: string;
+  text: string;
+  location: Location;
+}
+
+/** One requirement or criterion a `_Requirements:_` or `Validates:` line cites, as resolved ids. */
+export interface KiroReference {
+  /** `1.2` (a criterion), `1` (a whole requirement), `*` (`All`). */
+  id: string;
+  /** A range `1.2-1.5`: the last item number (5); the reference cites `id` through it. */
+  through?: number;
+  location: Location;
+}
+
+/** `### Property N: title` in design.md, with the criteria its `Validates:` line cites. */
+export interface KiroProperty {
+  /** `1`, `3a`. */
+  id: string;
+  title: string;
+  refs: KiroReference[];
+  location: Location;
+}
+
+/** `- [x] 1.1 title` in tasks.md. */
+export interface KiroTask {
+  /** The written number (`1`, `1.1`), or `#<k>` for the k-th unnumbered task. */
+  id: string;
+  title: string;
+  /** `[x]`/`[X]`; `[ ]`, `[-]` (running) and `[~]` (queued) are open. */
+  done: boolean;
+  /** `- [ ]* …`: Kiro's optional task (typically a test), never blocking. */
+  optional: boolean;
+  /** 0 for a top-level task, deeper by indentation. */
+  depth: number;
+  refs: KiroReference[];
+  /** Repository paths its description names in code spans, where they are written. */
+  paths: SpecReference[];
+  /** Set by the loader: the named paths that do not exist at the commit gated. */
+  missing?: string[];
+  location: Location;
+}
 
 /**
  * Plan contracts only: how `source_plan_hash` compares with `phase-N-plan.md`.
@@ -360,5 +429,6 @@ export function emptyPlanHeader(path: string): PlanHeader {
 
 /** The header of a contract whose file could not be read at all: nothing but its kind. */
 export function emptyHeader(kind: ContractKind, path: string): Contract["header"] {
+  if (kind === "kiro-spec") return { kind, requirements: [] };
   return kind === "plan-contract" ? emptyPlanHeader(path) : { kind };
 }

@@ -539,6 +539,43 @@ export const PROBLEM_CODES = {
     doc: "An unchecked item in a `checklists/*.md` beside the spec.",
     hint: "check the item once it holds, or remove it from the checklist",
   },
+  // kiro-spec (Kiro's `.kiro/specs/<feature>/`)
+  "kiro-structure": {
+    severity: "error",
+    kinds: "kiro-spec",
+    doc: "A requirement with no numbered acceptance criterion, a requirement or criterion number used twice; as warnings, a bulleted criterion read by its position and a task number used twice.",
+    hint: "write `### Requirement N: <title>`, `#### Acceptance Criteria` and numbered EARS lines, each number once",
+  },
+  "kiro-criterion-wording": {
+    severity: "warning",
+    kinds: "kiro-spec",
+    doc: "An acceptance criterion (its wrapped lines joined) has no SHALL, or writes it in lowercase; Japanese `WHEN … THEN …` criteria are read as normative.",
+    hint: "write the criterion as an EARS line: `WHEN <trigger> THEN the <System> SHALL <response>`",
+  },
+  "kiro-dangling-reference": {
+    severity: "error",
+    kinds: "kiro-spec",
+    doc: "A task's `_Requirements:_` or a design property's `Validates:` cites a requirement or acceptance criterion (`6.7`, a range's member) that requirements.md does not have.",
+    hint: "cite an acceptance criterion that exists, or add it to requirements.md",
+  },
+  "kiro-unparsed-reference": {
+    severity: "warning",
+    kinds: "kiro-spec",
+    doc: "A reference token the gate cannot read as a requirement (`Testing Strategy`), or a range across requirements (`6.1-7.2`, only its ends are read).",
+    hint: "cite criteria by number: `1.2`, `1`, `1.1-1.4`, or `All`",
+  },
+  "kiro-uncovered-criterion": {
+    severity: "warning",
+    kinds: "kiro-spec",
+    doc: "An acceptance criterion no task and no design property cites (checked when the spec has a tasks.md).",
+    hint: "cite the criterion in the `_Requirements:_` line of the task that implements it, or in a property's `Validates:` line",
+  },
+  "kiro-phantom-completion": {
+    severity: "warning",
+    kinds: "kiro-spec",
+    doc: "A task marked done names a repository path in a code span that does not exist at the commit gated. A warning when read alone (the task may have been done before); against the base, a task the PR itself checks blocks (`kiro-task-phantom`).",
+    hint: "create the file the task names, correct its path, or uncheck the task until it is done",
+  },
   // Sharding over a job matrix (docs/sharding.md): reported by the merge, on the shard's report
   "shard-report-missing": {
     severity: "error",

@@ -143,6 +143,11 @@ function lookalike(root: string, dir: string, name: string, path: string): Looka
   if (/^(?:.+-)?qr-[a-z-]+\.json$/.test(name)) {
     return { path, looks: "a planner quality review by its name", glob: at("qr-*.json") };
   }
+  const kiro = name === "requirements.md" ? /^(.*\/)?\.kiro\/specs\/[^/]+$/.exec(dir) : null;
+  if (kiro) {
+    const glob = `${kiro[1] ?? ""}.kiro/specs/*/requirements.md`;
+    return { path, looks: "a Kiro spec by its place", glob };
+  }
   if (name.endsWith(".md")) {
     const head = firstBytes(join(root, path))
       .replace(/^\uFEFF/, "")

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../formats/kinds/index.js";
+import { kiroSpecOf } from "../formats/kiro/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
 
@@ -72,7 +73,8 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
           `${target} is neither a .json plan contract nor a .md oracle contract`,
         );
       }
-      found.add(rel);
+      // A Kiro spec is one contract: its design.md or tasks.md named alone is read with it.
+      found.add(kindOf(rel) === "kiro-spec" ? (kiroSpecOf(rel) ?? rel) : rel);
     }
   }
   return withoutSpecTasks(found);

@@ -1,9 +1,11 @@
 import { dirname } from "node:path/posix";
 import { kindOf } from "../formats/index.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
+import { type KiroFiles, kiroCompanions, kiroDir, linkKiroFiles } from "../formats/kiro/index.js";
 import { planHash } from "../formats/plan-hash.js";
 import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { readRepoFile } from "../fs/repo-file.js";
+import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import type { Git } from "../git/index.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../integrity/compare.js";
 import type { TouchedContract } from "../integrity/pairs.js";
@@ -51,6 +53,16 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     opts.headCommit === undefined
       ? new Map(headPaths.flatMap((p) => versionEntry(p, headVersion(opts.git.root, p))))
       : await versionsAtCommit(opts.git, opts.headCommit, headPaths);
+  // Kiro specs are compared with their design.md and tasks.md; at head, a done task's paths are looked up.
+  await linkKiro(opts.git, opts.mergeBase, baseVersions);
+  await linkKiro(
+    opts.git,
+    opts.headCommit,
+    headVersions,
+    opts.headCommit === undefined
+      ? diskPaths(opts.git.root)
+      : commitPaths(opts.git, opts.headCommit),
+  );
   const pairs: VersionPair[] = opts.touched.map((t) => {
     const pair: VersionPair = t.movedTo === undefined ? {} : { movedTo: t.movedTo };
     const base = t.basePath === undefined ? undefined : baseVersions.get(t.basePath);
@@ -81,6 +93,42 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     new Map(oracleHeads.map((c) => [c.path, c])),
     opts.changed,
   );
+}
+
+/**
+ * Each Kiro spec among `versions` linked with the design.md and tasks.md
+ * beside it, read at `commit` (the working tree when it is undefined), never
+ * through a symlink. `paths` (head only) says whether a done task's paths exist.
+ */
+async function linkKiro(
+  git: Git,
+  commit: string | undefined,
+  versions: Map<string, ContractVersion>,
+  paths?: PathSource,
+): Promise<void> {
+  const specs = [...versions.values()].filter((v) => v.contract.kind === "kiro-spec");
+  if (specs.length === 0) return;
+  const wanted = specs.flatMap((v) => kiroCompanions(v.path).slice(1));
+  const reads =
+    commit === undefined
+      ? new Map(wanted.map((p) => [p, readRepoFile(git.root, p, MAX_CONTRACT_BYTES)] as const))
+      : await git.readAt(
+          commit,
+          wanted.map((path) => ({ path, limit: MAX_CONTRACT_BYTES })),
+        );
+  const exists = paths === undefined ? undefined : await paths.open();
+  for (const v of specs) {
+    const files: KiroFiles = {};
+    if (exists) files.exists = (p) => exists.exists(p);
+    for (const name of ["design", "tasks"] as const) {
+      const path = `${kiroDir(v.path)}${name}.md`;
+      const read = reads.get(path);
+      if (read?.kind === "file" && read.size <= MAX_CONTRACT_BYTES) {
+        files[name] = { path, bytes: read.bytes };
+      }
+    }
+    v.contract = linkKiroFiles(v.contract, files);
+  }
 }
 
 function versionEntry(path: string, v: ContractVersion | undefined): [string, ContractVersion][] {

@@ -18,6 +18,9 @@ export const LEDGER_GLOBS: readonly string[] = [
 /** Requirement specs (seed 004, spec-kit): `specs/<NNN>-<slug>/spec.md` and the `tasks.md` beside it. */
 export const SPEC_GLOBS: readonly string[] = ["specs/*/spec.md", "specs/*/tasks.md"];
 
+/** Kiro specs (`.kiro/specs/<feature>/`): one contract each, read through its requirements.md. */
+export const KIRO_GLOBS: readonly string[] = [".kiro/specs/*/requirements.md"];
+
 /** Default discovery globs, relative to the repository root (docs/contracts.md and the README's "Your first contract"). */
 export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ".planning/phase-*-contract.json",
@@ -26,6 +29,7 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ...WORKPHASE_GLOBS,
   ...LEDGER_GLOBS,
   ...SPEC_GLOBS,
+  ...KIRO_GLOBS,
 ];
 
 /**
@@ -36,6 +40,7 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
 export function kindOf(path: string): ContractKind | undefined {
   if (path.endsWith(".json")) return jsonKindOf(path);
   if (path.endsWith(".md")) {
+    if (isKiroPath(path)) return "kiro-spec";
     return specKindOf(path) ?? (isLedgerPath(path) ? "gates-ledger" : "oracle-contract");
   }
   return undefined;
@@ -45,6 +50,18 @@ export function kindOf(path: string): ContractKind | undefined {
 export function isRequirementSpec(path: string): boolean {
   const kind = kindOf(path);
   return kind === "spec" || kind === "speckit-spec" || kind === "speckit-tasks";
+}
+
+const KIRO_FILE = /(?:^|\/)\.kiro\/specs\/(?:[^/]+\/)+(?:requirements|design|tasks)\.md$/;
+
+/**
+ * A Kiro spec's three files, wherever the globs find them (an archived
+ * `.kiro/specs/_archived/<feature>/` too): never read as
+ * another kind's (a Kiro `requirements.md` is no oracle contract, its
+ * `tasks.md` no spec-kit task list).
+ */
+function isKiroPath(path: string): boolean {
+  return KIRO_FILE.test(path);
 }
 
 /**

@@ -44,7 +44,7 @@ export const WORKPHASE_GLOBS: readonly string[] = [
 
 type JsonKind = Exclude<
   ContractKind,
-  "oracle-contract" | "gates-ledger" | "spec" | "speckit-spec" | "speckit-tasks"
+  "oracle-contract" | "gates-ledger" | "spec" | "speckit-spec" | "speckit-tasks" | "kiro-spec"
 >;
 
 /**
