@@ -5,7 +5,7 @@ import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { GitReadError, openGit } from "../git/index.js";
 import { loadContract } from "../load/index.js";
 import type { Contract } from "../model/contract.js";
-import { changedSince, companionsOf, GitError } from "../run/changed.js";
+import { changedSince, companionsOf, GitError, withFolders } from "../run/changed.js";
 import { blockModified } from "../scope/committed.js";
 import { discoverContracts, UsageError } from "../scope/discover.js";
 import { auditDiscovery } from "../scope/discover-audit.js";
@@ -118,8 +118,9 @@ async function scopeWithReasons(
     throw e;
   }
   const reasons = new Map<string, ScopeReason>();
+  const changedIn = withFolders(changed);
   for (const f of files) {
-    const file = companionsOf(f).find((p) => changed.has(p));
+    const file = companionsOf(f).find((p) => changedIn.has(p));
     if (file !== undefined) reasons.set(f, { reason: "changed-since", ref: since, file });
   }
   return { files: files.filter((f) => reasons.has(f)), reasons };

@@ -1,6 +1,7 @@
 import type { Contract, ContractKind } from "../model/contract.js";
 import { parseGatesLedger } from "./gates-ledger/index.js";
 import { unnamedJsonMismatch } from "./json/kind-read.js";
+import { parseOpenspecChange, parseOpenspecSpec } from "./openspec/index.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
 import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
@@ -22,6 +23,8 @@ const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) =
   spec: parseSpec,
   "speckit-spec": parseSpec,
   "speckit-tasks": parseSpeckitTasks,
+  "openspec-change": parseOpenspecChange,
+  "openspec-spec": parseOpenspecSpec,
 };
 
 /** Parse contract bytes of a known kind. Pure; never throws. */

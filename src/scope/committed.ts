@@ -20,6 +20,9 @@ export function parsedFiles(contract: Contract): string[] {
     return specCompanions(contract.path);
   }
   if (contract.kind === "speckit-tasks") return [contract.path];
+  if (contract.header.kind === "openspec-change") {
+    return contract.header.change?.files ?? [contract.path];
+  }
   if (contract.kind === "workphase-plan" || jsonKindOf(contract.path) === "workphase-plan") {
     return [contract.path, researchPathOf(contract.path)];
   }

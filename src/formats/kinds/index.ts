@@ -2,6 +2,7 @@ import type { ContractKind } from "../../model/contract.js";
 import { hasIdentifyingHeading } from "../markdown/identify.js";
 import { asRead } from "../markdown/normalize.js";
 import { jsonKindOf, PLANNER_GLOBS, WORKPHASE_GLOBS } from "./json.js";
+import { OPENSPEC_GLOBS, openspecKindOf } from "./openspec.js";
 
 /**
  * unlazy's ledgers (its `references/gates.md` and `lib/gates.mjs`): the
@@ -26,6 +27,7 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ...WORKPHASE_GLOBS,
   ...LEDGER_GLOBS,
   ...SPEC_GLOBS,
+  ...OPENSPEC_GLOBS,
 ];
 
 /**
@@ -36,6 +38,8 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
 export function kindOf(path: string): ContractKind | undefined {
   if (path.endsWith(".json")) return jsonKindOf(path);
   if (path.endsWith(".md")) {
+    const openspec = openspecKindOf(path);
+    if (openspec !== "none") return openspec;
     return specKindOf(path) ?? (isLedgerPath(path) ? "gates-ledger" : "oracle-contract");
   }
   return undefined;
