@@ -60,6 +60,8 @@ describe("docs/contracts.md", () => {
       "spec",
       "speckit-spec",
       "speckit-tasks",
+      "openspec-change",
+      "openspec-spec",
     ];
     expect([...REFERENCE_KINDS].sort()).toEqual(kinds.sort());
     for (const kind of kinds) expect(generated).toContain(`\n## \`${kind}\`\n`);
