@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { kindOf } from "../src/formats/kinds/index.js";
+import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
+import { auditDiscovery } from "../src/scope/discover-audit.js";
 import { runCli } from "./helpers/cli.js";
 import { copyTree, writeTree } from "./helpers/tmp.js";
 
@@ -211,5 +212,31 @@ describe("OpenSpec: which kind a path is", () => {
     ]);
     expect(stderr).toContain("archived OpenSpec change");
     expect(code).toBe(2);
+  });
+
+  it("the discovery audit names OpenSpec trees the globs leave out (the action's narrowed `contracts`)", async () => {
+    const root = copyTree(TWIN);
+    const audit = await auditDiscovery({ root, globs: ["specs/*/spec.md"], given: [], found: [] });
+    const said = audit.errors.join("\n");
+    expect(said).toContain(`${CHANGE}/proposal.md (an OpenSpec change by its place)`);
+    expect(said).toContain(`${MAIN} (an OpenSpec main spec by its place)`);
+    expect(said).not.toContain("archive/");
+    // Control: with the default globs nothing is said.
+    const all = await auditDiscovery({
+      root,
+      globs: DEFAULT_CONTRACT_GLOBS,
+      given: [],
+      found: [`${CHANGE}/proposal.md`, MAIN],
+    });
+    expect(all).toEqual({ warnings: [], errors: [] });
+  });
+
+  it("a change folder with no proposal.md is named, not silently skipped", async () => {
+    const root = copyTree(TWIN);
+    writeTree(root, { "openspec/changes/add-sms-opt-in/specs/notifications/spec.md": text(DELTA) });
+    const { stderr } = await runCli(["validate", "--root", root], root);
+    expect(stderr).toContain(
+      "openspec/changes/add-sms-opt-in/ (an OpenSpec change with no proposal.md",
+    );
   });
 });
