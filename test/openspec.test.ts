@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { selectChanged } from "../src/action/select.js";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../src/formats/kinds/index.js";
 import { auditDiscovery } from "../src/scope/discover-audit.js";
 import { runCli } from "./helpers/cli.js";
@@ -238,5 +239,17 @@ describe("OpenSpec: which kind a path is", () => {
     expect(stderr).toContain(
       "openspec/changes/add-sms-opt-in/ (an OpenSpec change with no proposal.md",
     );
+  });
+
+  it("a PR touching any file of the change folder selects the change; a change elsewhere does not", () => {
+    const discovered = [`${CHANGE}/proposal.md`, MAIN];
+    const pick = (path: string) =>
+      selectChanged(discovered, [{ path, status: "modified" }], DEFAULT_CONTRACT_GLOBS, "");
+    expect(pick(DELTA).selected).toEqual([`${CHANGE}/proposal.md`]);
+    expect(pick(DELTA).by.get(`${CHANGE}/proposal.md`)).toBe(`${CHANGE}/`);
+    expect(pick(`${CHANGE}/design.md`).selected).toEqual([`${CHANGE}/proposal.md`]);
+    // Control: another change's file, and a file whose name only starts like the folder's.
+    expect(pick("openspec/changes/add-digest-emails-2/tasks.md").selected).toEqual([]);
+    expect(pick(MAIN).selected).toEqual([MAIN]);
   });
 });
