@@ -61,6 +61,8 @@ describe("docs/contracts.md", () => {
       "speckit-spec",
       "speckit-tasks",
       "kiro-spec",
+      "openspec-change",
+      "openspec-spec",
     ];
     expect([...REFERENCE_KINDS].sort()).toEqual(kinds.sort());
     for (const kind of kinds) expect(generated).toContain(`\n## \`${kind}\`\n`);

@@ -1,4 +1,4 @@
-import { companionsOf } from "../formats/kinds/companions.js";
+import { companionsOf, withFolders } from "../formats/kinds/companions.js";
 import type { ChangedFile } from "../github/types.js";
 import { contractPaths } from "../scope/contract-path.js";
 
@@ -36,8 +36,11 @@ export function selectChanged(
   const { isContract } = contractPaths(globs);
   // A deleted companion selects its contract too: a plan whose research was deleted still cites it.
   const by = new Map<string, string>();
+  // A companion folder (an OpenSpec change's) is touched by any file under it.
+  const presentIn = withFolders(present);
+  const goneIn = withFolders(gone);
   for (const c of discovered) {
-    const file = companionsOf(c).find((p, i) => present.has(p) || (i > 0 && gone.has(p)));
+    const file = companionsOf(c).find((p, i) => presentIn.has(p) || (i > 0 && goneIn.has(p)));
     if (file !== undefined) by.set(c, file);
   }
   const selected = discovered.filter((c) => by.has(c));

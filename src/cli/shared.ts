@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { companionsOf } from "../formats/kinds/companions.js";
+import { companionsOf, withFolders } from "../formats/kinds/companions.js";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
@@ -118,8 +118,9 @@ async function scopeWithReasons(
     throw e;
   }
   const reasons = new Map<string, ScopeReason>();
+  const changedIn = withFolders(changed);
   for (const f of files) {
-    const file = companionsOf(f).find((p) => changed.has(p));
+    const file = companionsOf(f).find((p) => changedIn.has(p));
     if (file !== undefined) reasons.set(f, { reason: "changed-since", ref: since, file });
   }
   return { files: files.filter((f) => reasons.has(f)), reasons };

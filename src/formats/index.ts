@@ -2,6 +2,7 @@ import type { Contract, ContractKind } from "../model/contract.js";
 import { parseGatesLedger } from "./gates-ledger/index.js";
 import { unnamedJsonMismatch } from "./json/kind-read.js";
 import { parseKiroSpec } from "./kiro/index.js";
+import { parseOpenspecChange, parseOpenspecSpec } from "./openspec/index.js";
 import { parseOracleContract } from "./oracle-contract/index.js";
 import { parsePlanContract } from "./plan-contract/index.js";
 import { parsePlannerContext, parsePlannerPlan, parsePlannerQr } from "./planner/index.js";
@@ -24,6 +25,8 @@ const PARSERS: Readonly<Record<ContractKind, (path: string, bytes: Uint8Array) =
   "speckit-spec": parseSpec,
   "speckit-tasks": parseSpeckitTasks,
   "kiro-spec": parseKiroSpec,
+  "openspec-change": parseOpenspecChange,
+  "openspec-spec": parseOpenspecSpec,
 };
 
 /** Parse contract bytes of a known kind. Pure; never throws. */

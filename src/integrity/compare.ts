@@ -3,6 +3,12 @@ import type { Contract } from "../model/contract.js";
 import { weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
 import { kiroFindings } from "./kiro-diff.js";
+import {
+  type DeclaredDeltas,
+  NO_DELTAS,
+  openspecChangeFindings,
+  openspecSpecFindings,
+} from "./openspec-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
@@ -20,6 +26,11 @@ export interface VersionPair {
   unreadHead?: string;
   /** Renamed to a path that is no contract: why (see `notAContractReason`). */
   movedTo?: string;
+  /** OpenSpec: what the PR's deltas say of a main spec's capability; a closed change's open tasks. */
+  openspec?: {
+    declared?: DeclaredDeltas;
+    closed?: { archivedTo?: string; openTasks: { id: string; line: number; path: string }[] };
+  };
 }
 
 /**
@@ -56,7 +67,7 @@ export function compareContracts(
 
 /** The findings of one touched contract by the rules of its kind and form. */
 function pairFindings(
-  { base, head, unreadHead, movedTo }: VersionPair,
+  { base, head, unreadHead, movedTo, openspec }: VersionPair,
   supersedes: ReadonlyMap<string, string>,
   cites: ReadonlyMap<string, HeadCitations>,
   changed: ReadonlySet<string> | undefined,
@@ -75,6 +86,20 @@ function pairFindings(
   }
   if (base.contract.kind === "kiro-spec") {
     out.push(...kiroFindings(base, head));
+    return out;
+  }
+  if (base.contract.kind === "openspec-spec") {
+    const same = head?.path === base.path && head.contract.kind === base.contract.kind;
+    out.push(
+      ...openspecSpecFindings(base, same ? head : undefined, openspec?.declared ?? NO_DELTAS),
+    );
+    return out;
+  }
+  if (base.contract.kind === "openspec-change") {
+    // Edits to an active change are its authors' work; closing it with work left is the finding.
+    if (head?.path !== base.path) {
+      out.push(...openspecChangeFindings(base, openspec?.closed ?? { openTasks: [] }));
+    }
     return out;
   }
   if (SPEC_KINDS.has(base.contract.kind)) {

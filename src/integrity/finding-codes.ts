@@ -109,6 +109,28 @@ export const FINDING_CODES = {
     kinds: "kiro-spec",
     doc: "A task the PR checks names a path in a code span that does not exist at head: a phantom completion by the PR itself (read alone, the gate only warns: `kiro-phantom-completion`).",
   },
+  // OpenSpec (openspec-spec main specs, openspec-change folders)
+  "openspec-requirement-dropped": {
+    blocking: true,
+    kinds: "openspec-spec",
+    doc: "A main spec's requirement at base is gone at head (or the main spec is), and no delta the PR adds, edits or archives says `REMOVED` (or `RENAMED` from it) for that capability.",
+  },
+  "openspec-requirement-softened": {
+    blocking: true,
+    kinds: "openspec-spec",
+    doc: "A main spec's requirement says SHALL or MUST fewer times at head than at base (SHALL → SHOULD, MUST → MAY), and no delta of the PR says `MODIFIED` for it.",
+  },
+  "openspec-scenario-dropped": {
+    blocking: true,
+    kinds: "openspec-spec",
+    doc: "A main spec's requirement lost a `#### Scenario:` it had at base, and no delta of the PR says `MODIFIED` for it.",
+  },
+  "openspec-change-closed-open": {
+    blocking: true,
+    kinds: "openspec-change",
+    doc: "An active change was moved into `changes/archive/` by the PR with open tasks in its archived `tasks.md`, or deleted while its `tasks.md` at base had open tasks.",
+  },
+
   "criterion-weakened": {
     blocking: true,
     kinds: "every kind",

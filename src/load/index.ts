@@ -2,8 +2,10 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type EvidenceFile, parseEvidenceFile } from "../formats/evidence/index.js";
 import { kindOf, parseContract } from "../formats/index.js";
+import { openspecPlace } from "../formats/kinds/openspec.js";
 import { phaseFiles } from "../formats/kinds/phase-files.js";
 import { type KiroFiles, kiroDir, linkKiroFiles } from "../formats/kiro/index.js";
+import { type ChangeFiles, linkOpenspecChange } from "../formats/openspec/index.js";
 import { planHash } from "../formats/plan-hash.js";
 import { linkSpecFiles, readTasksFile, type SpecFiles, specDir } from "../formats/spec/index.js";
 import { fileTooLarge, MAX_CONTRACT_BYTES } from "../formats/text.js";
@@ -38,7 +40,7 @@ export async function loadContract(
   // Opened before the read, so the rest runs without a pause and a batch
   // still holds one contract's bytes at a time.
   const named =
-    SPEC_KINDS.has(kind) || kind === "kiro-spec"
+    SPEC_KINDS.has(kind) || kind === "kiro-spec" || kind === "openspec-change"
       ? await (opts.paths ?? diskPaths(root)).open()
       : undefined;
   const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
@@ -56,7 +58,9 @@ export async function loadContract(
         ? withKiroFiles(root, parsed, named)
         : named && SPEC_KINDS.has(parsed.kind)
           ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
-          : parsed;
+          : named && parsed.kind === "openspec-change"
+            ? withChangeFolder(root, parsed, named, opts.dirs ?? dirListing())
+            : parsed;
   contract.digest = planHash(read.bytes);
   const header = contract.header;
   // Drift needs a well-formed hash field; a file that did not even parse as JSON has none.
@@ -203,6 +207,76 @@ function withKiroFiles(root: string, contract: Contract, paths: RepoPaths): Cont
   const linked = linkKiroFiles(contract, files);
   if (unreadable.length === 0) return linked;
   return { ...linked, problems: sortProblems([...linked.problems, ...unreadable]) };
+}
+
+/**
+ * An OpenSpec change with its folder: `tasks.md`, `design.md`,
+ * `.openspec.yaml`, every `specs/<capability>/spec.md` (dot-directories skipped, links
+ * never followed, as OpenSpec's discovery), and the main spec of each
+ * capability a delta names, the baseline the delta is read against.
+ */
+function withChangeFolder(
+  root: string,
+  contract: Contract,
+  paths: RepoPaths,
+  dirs: DirListing,
+): Contract {
+  const dir = specDir(contract.path);
+  const place = openspecPlace(contract.path);
+  const readBeside = (path: string) => {
+    const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
+    return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
+  };
+  const files: ChangeFiles = {
+    deltas: [],
+    mains: new Map(),
+    skipSpecs: false,
+    exists: (p) => paths.exists(p),
+    files: [contract.path],
+  };
+  const beside = new Set(dirs.entries(join(root, dir)).map((e) => e.name));
+  for (const name of ["tasks.md", "design.md", ".openspec.yaml"]) {
+    if (!beside.has(name)) continue;
+    const bytes = readBeside(dir + name);
+    if (bytes === undefined) continue;
+    files.files.push(dir + name);
+    if (name === "tasks.md") files.tasks = { path: dir + name, bytes };
+    if (name === ".openspec.yaml") {
+      files.skipSpecs = /^skip_specs:[ \t]*true[ \t]*$/m.test(Buffer.from(bytes).toString("utf8"));
+    }
+  }
+  const walk = (rel: string, depth: number) => {
+    for (const e of dirs.entries(join(root, rel))) {
+      if (e.name.startsWith(".")) continue;
+      if (e.isDirectory()) walk(`${rel}/${e.name}`, depth + 1);
+      else if (e.name === "spec.md" && (e.isFile() || e.isSymbolicLink())) {
+        const path = `${rel}/spec.md`;
+        if (depth === 0) {
+          files.rootDelta = path;
+          continue;
+        }
+        const bytes = readBeside(path);
+        if (bytes === undefined) continue;
+        const capability = rel.slice(`${dir}specs/`.length);
+        files.files.push(path);
+        files.deltas.push({ path, capability, bytes });
+      }
+    }
+  };
+  if (beside.has("specs")) walk(`${dir}specs`, 0);
+  files.deltas.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const base = place.kind === "change" ? place.root : "";
+  for (const d of files.deltas) {
+    const path = `${base}openspec/specs/${d.capability}/spec.md`;
+    const bytes = readBeside(path);
+    if (bytes === undefined) continue;
+    files.files.push(path);
+    (files.mains as Map<string, { path: string; bytes: Uint8Array }>).set(d.capability, {
+      path,
+      bytes,
+    });
+  }
+  return linkOpenspecChange(contract, files);
 }
 
 /** `*.md` directly in a repo-relative directory that is a real directory (not a link). */

@@ -20,6 +20,8 @@ export const CONTRACT_KINDS = [
   "speckit-spec",
   "speckit-tasks",
   "kiro-spec",
+  "openspec-change",
+  "openspec-spec",
 ] as const;
 
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
@@ -309,13 +311,93 @@ export interface TaskList {
   tasks: Task[];
 }
 
+/**
+ * OpenSpec's files as the gate reads them (Fission-AI/OpenSpec): a change
+ * folder `openspec/changes/<id>/` (proposal, tasks, design, delta specs) and
+ * the main specs `openspec/specs/<capability>/spec.md` it is read against.
+ */
+
+/** `### Requirement: <name>` with its body and its `#### Scenario:` children. */
+export interface OpenspecRequirement {
+  name: string;
+  /** The body lines (metadata lines `**Key**: value` dropped unless nothing else), joined by "\n". */
+  text: string;
+  /** How many times SHALL or MUST (upper case, whole words) occur in the body. */
+  normative: number;
+  scenarios: { name: string; location: Location }[];
+  location: Location;
+}
+
+/** A name listed under `## REMOVED Requirements`. */
+export interface OpenspecRemoved {
+  name: string;
+  location: Location;
+}
+
+/** A `FROM:`/`TO:` pair under `## RENAMED Requirements`. */
+export interface OpenspecRenamed {
+  from: string;
+  to: string;
+  location: Location;
+}
+
+/** One delta spec, `openspec/changes/<id>/specs/<capability>/spec.md`. */
+export interface OpenspecDelta {
+  path: string;
+  /** `auth`, or `area/auth` for a nested capability. */
+  capability: string;
+  added: OpenspecRequirement[];
+  modified: OpenspecRequirement[];
+  removed: OpenspecRemoved[];
+  renamed: OpenspecRenamed[];
+}
+
+/** A main spec, `openspec/specs/<capability>/spec.md`. */
+export interface OpenspecMainSpec {
+  path: string;
+  capability: string;
+  requirements: OpenspecRequirement[];
+}
+
+/** `- [x] 1.1 <text>` in a change's `tasks.md`. */
+export interface OpenspecTask {
+  /** `1.1`, when the text starts with a number. */
+  id?: string;
+  done: boolean;
+  text: string;
+  /** Repository paths the text names. */
+  paths: SpecReference[];
+  /** The text says the task deletes, moves or renames: its paths may be gone. */
+  removes: boolean;
+  location: Location;
+}
+
+/** What a change folder holds, as the loader linked it. */
+export interface OpenspecChange {
+  /** The folder name. */
+  id: string;
+  deltas: OpenspecDelta[];
+  tasks?: { path: string; tasks: OpenspecTask[] };
+  /** Every file the gate read for the change (the proposal first), repo-relative. */
+  files: string[];
+}
+
+export interface OpenspecHeader {
+  kind: "openspec-change" | "openspec-spec";
+  /** A change: its folder; its deltas and tasks once the loader linked it. */
+  change?: OpenspecChange;
+  /** A main spec: its requirements. */
+  spec?: OpenspecMainSpec;
+}
+
 export type ContractHeader =
   | PlanHeader
   | OracleHeader
   | JsonKindHeader
   | GatesLedgerHeader
   | SpecHeader
-  | KiroHeader;
+  | KiroHeader
+  | OpenspecHeader;
 
 /**
  * A Kiro spec (`.kiro/specs/<feature>/`, `formats/kiro`): its `requirements.md`

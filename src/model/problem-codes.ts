@@ -239,7 +239,7 @@ export const PROBLEM_CODES = {
   },
   "unclosed-fence": {
     severity: "error",
-    kinds: "oracle-contract, gates-ledger, spec, speckit-*",
+    kinds: "oracle-contract, gates-ledger, spec, speckit-*, openspec-*",
     doc: "A fenced code block is never closed, so the rest of the file would be hidden.",
     hint: "close the fenced block with the same fence (``` or ~~~) it opened with",
   },
@@ -311,7 +311,7 @@ export const PROBLEM_CODES = {
   },
   "hidden-structure": {
     severity: "error",
-    kinds: "oracle-contract, gates-ledger, spec, speckit-*",
+    kinds: "oracle-contract, gates-ledger, spec, speckit-*, openspec-*",
     doc: "A heading, `status:` line, criterion, oracle keyword or fence inside an HTML comment or `[//]: # (...)` definition, which GitHub does not show; or a comment hiding part of a `CHECK:`/`EXPECT:`/`CWD:` value.",
     hint: "move the line out of the HTML comment or link definition: what GitHub hides, the gate refuses",
   },
@@ -523,7 +523,7 @@ export const PROBLEM_CODES = {
   },
   "phantom-completion": {
     severity: "error",
-    kinds: "speckit-spec, speckit-tasks",
+    kinds: "speckit-spec, speckit-tasks, openspec-change",
     doc: "A task marked done names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865).",
     hint: "create the file the task names, correct its path, or uncheck the task until it is done",
   },
@@ -575,6 +575,73 @@ export const PROBLEM_CODES = {
     kinds: "kiro-spec",
     doc: "A task marked done names a repository path in a code span that does not exist at the commit gated. A warning when read alone (the task may have been done before); against the base, a task the PR itself checks blocks (`kiro-task-phantom`).",
     hint: "create the file the task names, correct its path, or uncheck the task until it is done",
+  },
+  // openspec-change, openspec-spec (Fission-AI/OpenSpec: its validator's rules, docs/contracts.md#openspec-change)
+  "openspec-delta-section": {
+    severity: "error",
+    kinds: "openspec-change",
+    doc: "A delta spec (`changes/<id>/specs/<capability>/spec.md`) with no `## ADDED|MODIFIED|REMOVED|RENAMED Requirements` section (OpenSpec: an error), one written otherwise (two spaces, another word: OpenSpec does not read it), the same section twice (OpenSpec keeps only the last), or a `### Requirement:` under a `##` heading that is no delta section (ignored by OpenSpec).",
+    hint: "head the requirements with `## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`, written exactly so, each once",
+  },
+  "openspec-requirement-header": {
+    severity: "error",
+    kinds: "openspec-change, openspec-spec",
+    doc: "A `###` heading where OpenSpec expects a requirement (in an ADDED or MODIFIED section, under a main spec's `## Requirements`) that is not `### Requirement: <name>`: OpenSpec ignores it and its scenarios (or reads a requirement with no name).",
+    hint: "write the heading as `### Requirement: <name>`",
+  },
+  "openspec-requirement-text": {
+    severity: "error",
+    kinds: "openspec-change, openspec-spec",
+    doc: "An ADDED or MODIFIED requirement (or a main spec's) whose text under the heading is empty or has no SHALL or MUST in upper case. OpenSpec ≥ 1.8 only warns (it errs up to 1.7); the gate requires the keyword, whatever language the rest is in: a requirement with no normative word states nothing a test can hold it to.",
+    hint: "state the requirement under its heading with SHALL or MUST: `The system SHALL …`",
+  },
+  "openspec-scenario": {
+    severity: "error",
+    kinds: "openspec-change, openspec-spec",
+    doc: "An ADDED or MODIFIED requirement (or a main spec's) with no `#### Scenario:` heading under it (`- **Scenario:**` and `### Scenario:` are no scenarios to OpenSpec).",
+    hint: "add at least one `#### Scenario: <name>` under the requirement, with `- **WHEN** …` and `- **THEN** …` lines",
+  },
+  "openspec-conflict": {
+    severity: "error",
+    kinds: "openspec-change, openspec-spec",
+    doc: "A requirement name twice in one delta section or main spec, one name in two of ADDED, MODIFIED and REMOVED, or a RENAMED pair that collides (MODIFIED names its old name, its new name is ADDED, its old name is REMOVED): OpenSpec refuses the change.",
+    hint: "keep each requirement name once per section and in one section only; after a rename, MODIFIED names the new name",
+  },
+  "openspec-renamed": {
+    severity: "error",
+    kinds: "openspec-change",
+    doc: "A RENAMED entry that is not a `- FROM:` line followed by its `- TO:` line, each naming `### Requirement: <name>` (OpenSpec drops a TO with no FROM silently).",
+    hint: "write each rename as two lines, `- FROM: ### Requirement: <old>` then `- TO: ### Requirement: <new>` (the header may sit in backticks)",
+  },
+  "openspec-no-delta": {
+    severity: "error",
+    kinds: "openspec-change",
+    doc: "A change with no delta entry in any `specs/<capability>/spec.md` (and no `skip_specs: true` in `.openspec.yaml`), or a delta file whose sections hold no entry: OpenSpec refuses it.",
+    hint: "add `specs/<capability>/spec.md` with a `## ADDED Requirements` section holding at least one `### Requirement: <name>`",
+  },
+  "openspec-base-mismatch": {
+    severity: "error",
+    kinds: "openspec-change",
+    doc: "A delta that does not apply to its main spec `openspec/specs/<capability>/spec.md`: a MODIFIED, REMOVED or RENAMED name the main spec does not have (or there is no main spec), an ADDED or RENAMED-to name it already has, a MODIFIED block that drops a scenario the main spec still has. `openspec archive` would refuse it later.",
+    hint: "copy the requirement's header from the main spec exactly (names are case-sensitive), or use ADDED for a new requirement",
+  },
+  "openspec-spec-section": {
+    severity: "error",
+    kinds: "openspec-spec",
+    doc: "A main spec without a non-empty `## Purpose` or without `## Requirements`, holding a delta header (`## ADDED Requirements` belongs in a change), or a `### Requirement:` outside `## Requirements`.",
+    hint: "write the main spec as `## Purpose` (a paragraph), then `## Requirements` with the `### Requirement: <name>` blocks",
+  },
+  "openspec-task": {
+    severity: "error",
+    kinds: "openspec-change",
+    doc: "A task in a change's `tasks.md` numbered for another group (`- [ ] 2.1` under `## 1. …`) or with a number used twice.",
+    hint: "number each task under its group: `## 1. <group>` then `- [ ] 1.1 <task>`, `- [ ] 1.2 <task>`",
+  },
+  "openspec-proposal": {
+    severity: "warning",
+    kinds: "openspec-change",
+    doc: "`proposal.md` without a `## Why` or a `## What Changes` section (OpenSpec's archive warns).",
+    hint: "write the proposal's `## Why` (the problem, 50–1000 characters) and `## What Changes` (bullets)",
   },
   // Sharding over a job matrix (docs/sharding.md): reported by the merge, on the shard's report
   "shard-report-missing": {

@@ -25,14 +25,14 @@ export async function blockModified(
 ): Promise<Contract[]> {
   // Every file the gate parses for a contract and that can change its verdict (its
   // companions: a spec's `checklists/*.md` only ever warn, so they are not compared).
-  const paths = [...new Set(contracts.flatMap((c) => companionsOf(c.path)))];
+  const paths = [...new Set(contracts.flatMap(parsedFiles))];
   const committed = await git.readAt(
     commit,
     paths.map((path) => ({ path, limit: LIMIT })),
   );
   const sha = (await git.resolveCommit(commit)) ?? commit;
   return contracts.map((contract) => {
-    const changed = companionsOf(contract.path).filter((path, i) => {
+    const changed = parsedFiles(contract).filter((path, i) => {
       const atCommit = committed.get(path) ?? { kind: "missing" };
       return i === 0 && contract.digest !== undefined
         ? !sameDigest(atCommit, contract.digest)
@@ -51,6 +51,18 @@ export async function blockModified(
     );
     return { ...contract, problems: sortProblems([...contract.problems, ...found]) };
   });
+}
+
+/**
+ * The files a contract was read from: its companions, except that an
+ * OpenSpec change's companion is its whole folder, so the files the loader
+ * actually read there (the deltas, tasks, design, main specs) stand for it.
+ */
+function parsedFiles(contract: Contract): string[] {
+  if (contract.header.kind === "openspec-change") {
+    return contract.header.change?.files ?? [contract.path];
+  }
+  return companionsOf(contract.path);
 }
 
 function sameDigest(atCommit: BlobRead, digest: string): boolean {

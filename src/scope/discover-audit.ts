@@ -3,6 +3,7 @@ import { join } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import { kindOf } from "../formats/kinds/index.js";
+import { openspecPlace } from "../formats/kinds/openspec.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 
 /**
@@ -128,8 +129,10 @@ function lookalikes(
         continue;
       }
       if (!e.isFile() || included(path)) continue;
-      const found = lookalike(root, dir, e.name, path);
-      if (found) out.push(found);
+      const found = lookalike(root, dir, e.name, path) ?? openspecLookalike(root, listing, path);
+      if (found && !(found.path.endsWith("/") && out.some((o) => o.path === found.path))) {
+        out.push(found);
+      }
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -166,6 +169,34 @@ function lookalike(root: string, dir: string, name: string, path: string): Looka
     }
   }
   return undefined;
+}
+
+/**
+ * OpenSpec trees by their place: an active change's `proposal.md` or a main
+ * spec no glob includes (the globs were narrowed), and a change folder with
+ * no `proposal.md`, which names a change to the gate (named once, as the folder).
+ */
+function openspecLookalike(root: string, listing: DirListing, path: string): Lookalike | undefined {
+  const place = openspecPlace(path);
+  if (place.kind === "main-spec") {
+    return {
+      path,
+      looks: "an OpenSpec main spec by its place",
+      glob: `${place.root}openspec/specs/**/spec.md`,
+    };
+  }
+  if (place.kind !== "change" || !path.endsWith(".md")) return undefined;
+  const glob = `${place.root}openspec/changes/*/proposal.md`;
+  if (place.rest === "proposal.md") {
+    return { path, looks: "an OpenSpec change by its place", glob };
+  }
+  const folder = `${place.root}openspec/changes/${place.id}/`;
+  if (listing.entries(join(root, folder)).some((e) => e.name === "proposal.md")) return undefined;
+  return {
+    path: folder,
+    looks: "an OpenSpec change with no proposal.md, which names a change to the gate: add one",
+    glob,
+  };
 }
 
 /** The first 4 KiB of a file as text ("" when it cannot be read). */

@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../formats/kinds/index.js";
+import { openspecContractPath, openspecPlace } from "../formats/kinds/openspec.js";
 import { kiroSpecOf } from "../formats/kiro/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
@@ -68,6 +69,14 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
       }
       for (const f of under) found.add(f);
     } else {
+      const place = openspecPlace(rel);
+      if (place.kind === "archived" || place.kind === "spec-tree") {
+        throw new UsageError(
+          place.kind === "archived"
+            ? `${target} belongs to an archived OpenSpec change (openspec/changes/archive/): the gate reads active changes only`
+            : `${target} lies in an OpenSpec main spec's folder but is not its spec.md: the gate reads openspec/specs/<capability>/spec.md`,
+        );
+      }
       if (kindOf(rel) === undefined) {
         throw new UsageError(
           `${target} is neither a .json plan contract nor a .md oracle contract`,
@@ -83,9 +92,11 @@ export async function discoverContracts(opts: DiscoverOptions): Promise<string[]
 /**
  * A `tasks.md` beside a discovered `spec.md` is read with the spec (its
  * stories resolve the tasks' `[USn]`), not as a second contract; one with
- * no spec beside it is a contract of its own.
+ * no spec beside it is a contract of its own. Any file of an OpenSpec change
+ * is the change, named by its `proposal.md`.
  */
-function withoutSpecTasks(found: ReadonlySet<string>): string[] {
+function withoutSpecTasks(listed: ReadonlySet<string>): string[] {
+  const found = new Set([...listed].map(openspecContractPath));
   return [...found]
     .filter((p) => {
       if (kindOf(p) !== "speckit-tasks") return true;

@@ -13,6 +13,7 @@ import { comparedKind, type Finding } from "../integrity/types.js";
 import { type ContractVersion, version } from "../integrity/version.js";
 import type { HeadCitations } from "../integrity/workphase-diff.js";
 import type { Contract, ContractKind } from "../model/contract.js";
+import { withOpenspecSides } from "./openspec-sides.js";
 
 export interface CompareOptions {
   /** Git of the repository root (or the working directory inside it) the paths are relative to. */
@@ -77,6 +78,7 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
   if (!pairs.some((p) => p.base !== undefined || p.head?.contract.kind === "workphase-research")) {
     return [];
   }
+  await withOpenspecSides(opts, pairs);
   // Their `supersedes:` lines excuse deletions: read where the head versions are read, so a
   // step before the gate cannot add one on disk to a contract the PR never touched.
   const oraclePaths = opts.discovered.filter((path) => kindOf(path) === "oracle-contract");

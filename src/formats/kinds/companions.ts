@@ -9,16 +9,33 @@ import { phaseFiles } from "./phase-files.js";
  * The files whose change puts a contract in scope, and that the gate reads
  * with it: itself, its plan, its evidence; for a workphase plan, the research
  * its citations resolve against; for a requirement spec, the tasks.md and
- * plan.md beside it; for a Kiro spec, its design.md and tasks.md. From the path alone: PR selection, `--changed-since`
+ * plan.md beside it; for a Kiro spec, its design.md and tasks.md; for an OpenSpec change, its
+ * whole folder (a path ending in `/`: any file under it, see `withFolders`). From the path alone: PR selection, `--changed-since`
  * and `--committed` decide before (or without) parsing, and must agree.
  */
 export function companionsOf(contractPath: string): string[] {
   const kind = kindOf(contractPath);
   if (kind === "spec") return specCompanions(contractPath);
   if (kind === "kiro-spec") return kiroCompanions(kiroSpecOf(contractPath) ?? contractPath);
+  if (kind === "openspec-change") {
+    return [contractPath, contractPath.slice(0, contractPath.lastIndexOf("/") + 1)];
+  }
   if (jsonKindOf(contractPath) === "workphase-plan") {
     return [contractPath, researchPathOf(contractPath)];
   }
   const files = phaseFiles(contractPath);
   return files ? [contractPath, files.plan, files.evidence] : [contractPath];
+}
+
+/**
+ * The paths with every folder that holds one (`a/b/c.md` adds `a/` and
+ * `a/b/`), so a companion folder (`companionsOf`) is found by set lookup.
+ */
+export function withFolders(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    out.add(p);
+    for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) out.add(p.slice(0, i + 1));
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import type { ContractKind } from "../../model/contract.js";
 import { hasIdentifyingHeading } from "../markdown/identify.js";
 import { asRead } from "../markdown/normalize.js";
 import { jsonKindOf, PLANNER_GLOBS, WORKPHASE_GLOBS } from "./json.js";
+import { OPENSPEC_GLOBS, openspecKindOf } from "./openspec.js";
 
 /**
  * unlazy's ledgers (its `references/gates.md` and `lib/gates.mjs`): the
@@ -30,6 +31,7 @@ export const DEFAULT_CONTRACT_GLOBS: readonly string[] = [
   ...LEDGER_GLOBS,
   ...SPEC_GLOBS,
   ...KIRO_GLOBS,
+  ...OPENSPEC_GLOBS,
 ];
 
 /**
@@ -41,6 +43,8 @@ export function kindOf(path: string): ContractKind | undefined {
   if (path.endsWith(".json")) return jsonKindOf(path);
   if (path.endsWith(".md")) {
     if (isKiroPath(path)) return "kiro-spec";
+    const openspec = openspecKindOf(path);
+    if (openspec !== "none") return openspec;
     return specKindOf(path) ?? (isLedgerPath(path) ? "gates-ledger" : "oracle-contract");
   }
   return undefined;

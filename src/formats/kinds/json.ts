@@ -42,9 +42,14 @@ export const WORKPHASE_GLOBS: readonly string[] = [
   ".workphase/*/plan.json",
 ];
 
-type JsonKind = Exclude<
+type JsonKind = Extract<
   ContractKind,
-  "oracle-contract" | "gates-ledger" | "spec" | "speckit-spec" | "speckit-tasks" | "kiro-spec"
+  | "plan-contract"
+  | "planner-plan"
+  | "planner-context"
+  | "planner-qr"
+  | "workphase-research"
+  | "workphase-plan"
 >;
 
 /**

@@ -1,7 +1,10 @@
 import type { SpecReference, Task, TaskList } from "../../model/contract.js";
 import { problem } from "../../model/problems.js";
 import { atxText } from "../markdown/lines.js";
+import { REMOVES, scanPaths } from "../markdown/named-paths.js";
 import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
+
+export { pathsIn } from "../markdown/named-paths.js";
 
 /**
  * spec-kit's `tasks.md` (templates/tasks-template.md): under each `## Phase …`
@@ -22,10 +25,6 @@ const TASK_ID = /^T\d{3,}[a-z]?$/;
 /** A wrapped description line: indented and not blank. */
 const WRAPPED = /^[ \t]+\S/;
 const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
-
-/** Words that say a task takes a path away: the path may rightly be gone at head. */
-const REMOVES =
-  /\b(?:delete[sd]?|remove[sd]?|rename[sd]?|move[sd]?|drop(?:s|ped)?|deprecate[sd]?|retire[sd]?)\b/i;
 
 /**
  * `CHECKBOX` read by hand, since it runs on every line of a phase: the index
@@ -161,108 +160,4 @@ export function readTasks(sd: SpecDoc): TaskList {
     );
   }
   return { path: doc.path, tasks };
-}
-
-/** Extensions a token may end with to be read as a file path without a `/`. */
-const EXTENSIONS = new Set(
-  "ts tsx js jsx mjs cjs mts cts py pyi rs go java kt kts swift rb php cs fs c h cc cpp hpp m mm md mdx json jsonc yaml yml toml ini cfg conf sql sh bash zsh ps1 css scss sass less html htm vue svelte astro lock txt xml gradle dart ex exs erl proto graphql gql env csv tf hcl ipynb r jl lua pl scala clj vim nix dockerfile makefile".split(
-    " ",
-  ),
-);
-/** The characters of a path token, `[A-Za-z0-9_./@~+-]`, by char code. */
-const TOKEN_CHAR = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@~+-")
-  TOKEN_CHAR[c.charCodeAt(0)] = 1;
-const isTokenChar = (code: number) => code < 128 && TOKEN_CHAR[code] === 1;
-const DOT = 46;
-const SLASH = 47;
-
-/**
- * Repository paths a description names: tokens with a `/` ending in a known
- * extension. A bare file name (`package.json`, `Node.js`) does not say where
- * it is, a directory (`unit/`) is often relative to the one named before it,
- * and `./x.css` is relative to another file: none is read as a path. Not a path: URLs, npm scopes (`@dnd-kit/core`),
- * placeholders (`[name]`, `{id}`, `<x>`), globs, `and/or`-style words, dotted
- * identifiers (`URL.revokeObjectURL`), version numbers.
- */
-export function pathsIn(text: string): { path: string; column: number }[] {
-  const out: { path: string; column: number }[] = [];
-  scanPaths(text, (path, column) => out.push({ path, column }));
-  return out;
-}
-
-/**
- * `pathsIn` as a visit of each path and its 1-based column, so a task list
- * keeps only the paths it has not named yet: a 1 MiB line naming one path
- * over and over builds one reference, not a list of every mention.
- */
-function scanPaths(
-  text: string,
-  visit: (path: string, column: number) => void,
-  /** Where to start: a token never spans it (the character before is no token character). */
-  from = 0,
-): void {
-  if (text.indexOf("/", from) === -1 && text.indexOf(".", from) === -1) return;
-  // One scan over maximal runs of token characters; a task list the PR author
-  // writes may hold a 1 MiB line of them, so no regex or copy per token but one.
-  const n = text.length;
-  let i = from;
-  while (i < n) {
-    if (!isTokenChar(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const at = i;
-    let slash = false;
-    for (let c = text.charCodeAt(i); i < n && isTokenChar(c); c = text.charCodeAt(++i)) {
-      if (c === SLASH) slash = true;
-    }
-    // A path has a `/` after any leading one, so a run with none is no path: not even sliced.
-    if (!slash) continue;
-    const before = text[at - 1];
-    const after = text[i];
-    // Part of a URL, a placeholder or a glob: not a path of this repository.
-    if (before === ":" || before === "[" || before === "{" || before === "<" || before === "*")
-      continue;
-    if (after === ":" && text[i + 1] === "/") continue;
-    if (after === "[" || after === "{" || after === "*" || after === "<") continue;
-    // A sentence's full stop is no part of the path (`,;:` end a token already).
-    let end = i;
-    while (end > at && text.charCodeAt(end - 1) === DOT) end--;
-    // Read by index: only a token found to be a path is sliced out.
-    let start = at;
-    const c0 = text[start];
-    if (c0 === "@" || c0 === "~" || text.startsWith("//", start)) continue;
-    // `./styles/a.css` is relative to some other file (an import specifier), not the root.
-    if (text.startsWith("./", start)) continue;
-    if (c0 === "/") start++;
-    if (start === end || hasDotDot(text, start, end)) continue;
-    // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
-    // directory is often listed relative to the one before it (`tests/` with
-    // `unit/, fixtures/`): neither is checked.
-    let slashAt = end - 1;
-    while (slashAt >= start && text.charCodeAt(slashAt) !== SLASH) slashAt--;
-    if (slashAt < start || slashAt === end - 1) continue;
-    const name = slashAt + 1;
-    let dot = end - 1;
-    while (dot > name && text.charCodeAt(dot) !== DOT) dot--;
-    const known =
-      dot > name
-        ? EXTENSIONS.has(text.slice(dot + 1, end).toLowerCase())
-        : isName(text, name, end, "Dockerfile") || isName(text, name, end, "Makefile");
-    if (known) visit(text.slice(start, end), at + 1);
-  }
-}
-
-/** Whether `text[start, end)` holds `..`. */
-function hasDotDot(text: string, start: number, end: number): boolean {
-  for (let p = start + 1; p < end; p++) {
-    if (text.charCodeAt(p) === DOT && text.charCodeAt(p - 1) === DOT) return true;
-  }
-  return false;
-}
-
-/** Whether `text[start, end)` is `name`. */
-function isName(text: string, start: number, end: number, name: string): boolean {
-  return end - start === name.length && text.startsWith(name, start);
 }
