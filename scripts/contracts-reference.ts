@@ -103,6 +103,7 @@ export function contractsReference(): string {
     "- [Kinds and file names](#kinds-and-file-names)",
     "- [Editor support: JSON Schemas](#editor-support-json-schemas)",
     ...REFERENCE_KINDS.map((k) => `- [\`${k}\`](#${k})`),
+    "- [Change rules and file rules](#change-rules-and-file-rules)",
     "- [Problem codes](#problem-codes)",
     "",
     kindsSection(),
@@ -116,6 +117,7 @@ export function contractsReference(): string {
     workphasePlanSection(),
     gatesLedgerSection(),
     specSection(),
+    changeRulesSection(),
     "## Problem codes",
     "",
     "Every code, its severity and the kinds that report it. An error makes the file invalid;",
@@ -1124,9 +1126,14 @@ function specSection(): string {
     "task id is a task, `- [ ] T001 [P] [US1] <description>` (the id may be bold; `[x]` or `[X]`",
     "marks it done; a struck-through `~~T012~~` is a deleted task, not a task; indented lines",
     "continue the description). Ids unique; `[USn]` names a story of the spec beside it",
-    "(`unresolved-reference`). A task marked done whose description names a repository path",
-    "that exists neither from the root nor from the spec's directory is a",
-    "`phantom-completion` (spec-kit issue #1865). Where the gate judges a commit (the action;",
+    "(`unresolved-reference`). A task the change marks done (absent or open at the base, done",
+    "at head) whose description names a repository path that exists neither from the root nor",
+    "from the spec's directory is a `phantom-completion` (spec-kit issue #1865), an error. It is",
+    "a change rule: a task done at the base is not judged again (a later commit that moved its",
+    "file is history, not the PR's work; under `scope: all` it is said as a warning), and with",
+    "no base at all (`validate` without `--base`) nothing says the change checked the task off,",
+    "so a missing path warns. The base is the PR's merge base in the action, `--base` (else",
+    "`--changed-since`) on the CLI. Where the gate judges a commit (the action;",
     "the CLI with `--committed` or `CI` set) the path must exist in that commit's tree, as the",
     "map's test files must: a file a step before the gate wrote to disk completes no task, and",
     "one it deleted from disk is still there. A path is a token with a `/` that ends in a",
@@ -1139,6 +1146,36 @@ function specSection(): string {
     "validated alone (the task rules and phantoms); it has no criteria of its own.",
     "",
     codesLine("speckit-tasks"),
+    "",
+  ].join("\n");
+}
+
+// ── change rules ─────────────────────────────────────────────────────────
+
+/**
+ * Which rules judge what a pull request changed and which judge the file as it
+ * is: a gate red on a repository's history is switched off (issue 35).
+ */
+function changeRulesSection(): string {
+  return [
+    "## Change rules and file rules",
+    "",
+    "A **file rule** judges the file as it is at head: its grammar, ids, references and",
+    "the paths it names for what it promises now (a map's test file). It blocks whatever",
+    "commit last touched the file, since the file is the contract the PR asks to merge.",
+    "A **change rule** judges what the pull request did, against its base: it blocks only",
+    "for what the change made; the same fact about the repository's history is said at most",
+    "as a warning.",
+    "",
+    "| rule | kind | what it judges |",
+    "|---|---|---|",
+    "| `phantom-completion` | speckit-spec, speckit-tasks | change: only tasks the change marks done block; done at the base → not judged (`scope: all`: a warning); no base → a warning |",
+    "| integrity findings (docs/integrity.md) | all | change: the contract at the base against head |",
+    "| `task-done-untouched` | speckit-tasks | change: a task checked off while the change touches none of its paths (a warning) |",
+    "| requirement proof (docs/proof.md) | spec, speckit-spec | change: the PR's test diff, fail-to-pass against the base |",
+    "| `plan-drift` | plan-contract | file: the plan and the hash the contract records, at head |",
+    "| `missing-test-file` | spec, speckit-spec | file: what the map promises now must exist at head |",
+    "| every other problem code | all | file: grammar, ids, references at head |",
     "",
   ].join("\n");
 }

@@ -39,7 +39,9 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see docs/integrity.md)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md);
+                            a done task whose file is missing blocks only when the change
+                            checked it off (without --base it warns)
   --committed               run only what is committed: a contract whose file, plan, evidence
                             or research in the working tree differs from HEAD runs nothing and
                             blocks (worktree-modified); always on when CI is set
@@ -73,7 +75,9 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see docs/integrity.md)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md);
+                            a done task whose file is missing blocks only when the change
+                            checked it off (without --base it warns)
   --committed               run only what is committed: a contract whose file, plan, evidence
                             or research in the working tree differs from HEAD runs nothing and
                             blocks (worktree-modified); always on when CI is set

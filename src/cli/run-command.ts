@@ -21,7 +21,7 @@ import { UsageError } from "../scope/discover.js";
 import { withScope } from "../scope/scope-reason.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
-import { cliIntegrity, cliProofBase } from "./base.js";
+import { cliBaseSide, cliIntegrity, cliProofBase } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
@@ -142,6 +142,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     values["changed-since"],
     io,
     named,
+    // The change is judged against --base, else the commit --changed-since names.
+    await cliBaseSide(
+      root,
+      values.base ?? values["changed-since"],
+      values.base === undefined ? "--changed-since" : "--base",
+    ),
   );
   let contracts = scoped.contracts;
   // Said on every surface when the selection narrows; without it every contract found runs.

@@ -524,7 +524,7 @@ export const PROBLEM_CODES = {
   "phantom-completion": {
     severity: "error",
     kinds: "speckit-spec, speckit-tasks",
-    doc: "A task marked done names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865).",
+    doc: "A task the change marks done (absent or open at the base, done at head) names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865). A change rule: a task done at the base is not judged again (a warning under `scope: all`), and with no base a missing path warns.",
     hint: "create the file the task names, correct its path, or uncheck the task until it is done",
   },
   "plan-clarification": {

@@ -1,4 +1,10 @@
-import type { Contract, Problem, SpecHeader, TaskList } from "../../model/contract.js";
+import type {
+  Contract,
+  Problem,
+  SpecHeader,
+  SpecReference as SpecRef,
+  TaskList,
+} from "../../model/contract.js";
 import { problem, sortProblems } from "../../model/problems.js";
 import { bareMarker } from "./markers.js";
 import { readSpecDoc } from "./read.js";
@@ -11,6 +17,12 @@ export interface SpecFiles {
   checklists: { path: string; bytes: Uint8Array }[];
   /** Whether a repo-relative path exists at head (a file, directory or link). */
   exists: (path: string) => boolean;
+  /**
+   * The change being judged: the task list at the base (`tasks` absent when
+   * there was no tasks.md there). Without it nothing says which tasks the
+   * change marked done, so no completion blocks (see `phantoms`).
+   */
+  base?: { tasks?: TaskList; history?: boolean };
 }
 
 /** The directory holding a spec or task list, with a trailing `/` ("" at the root). */
@@ -85,12 +97,22 @@ export function linkSpecFiles(contract: Contract, files: SpecFiles): Contract {
  * at head, neither from the root nor from the spec's directory (tasks cite
  * `contracts/api.md` beside the spec). A task that says it deletes, moves or
  * renames is not checked: its path may rightly be gone.
+ *
+ * A change rule: only a task the change marks done (absent or open at the
+ * base, done at head) blocks. A task done at the base was judged when it was
+ * checked off; a later commit that moved its file is no phantom of this
+ * change (said as a warning only under `scope: all`). With no base at all
+ * (plain `validate`) nothing says the change did it: a warning.
  */
 function phantoms(list: TaskList, files: SpecFiles): Problem[] {
   const out: Problem[] = [];
   const dir = specDir(list.path);
+  const base = files.base;
+  const doneAtBase = new Set(base?.tasks?.tasks.filter((t) => t.done).map((t) => t.id) ?? []);
   for (const t of list.tasks) {
     if (!t.done || t.removes) continue;
+    const earlier = doneAtBase.has(t.id);
+    if (earlier && !base?.history) continue;
     for (const p of t.paths) {
       if (files.exists(p.id) || (dir !== "" && files.exists(dir + p.id))) continue;
       if (out.length >= LIMIT) {
@@ -106,19 +128,37 @@ function phantoms(list: TaskList, files: SpecFiles): Problem[] {
         );
         return out;
       }
-      out.push(
-        problem(
-          "phantom-completion",
-          p.location,
-          `task ${t.id} is marked done, but ${p.id}, named in its description, does not exist at this commit`,
-          {
-            hint: `create ${p.id}, correct the path in the task, or uncheck the task until it is done`,
-          },
-        ),
-      );
+      out.push(phantom(t.id, p, base === undefined ? "no-base" : earlier ? "earlier" : "change"));
     }
   }
   return out;
+}
+
+/** One phantom completion, weighed by who checked the task off (`phantoms`). */
+function phantom(id: string, p: SpecRef, by: "change" | "earlier" | "no-base"): Problem {
+  const fix = `create ${p.id}, correct the path in the task, or uncheck the task until it is done`;
+  if (by === "change") {
+    return problem(
+      "phantom-completion",
+      p.location,
+      `task ${id} is marked done by this change, but ${p.id}, named in its description, does not exist at this commit`,
+      { hint: fix },
+    );
+  }
+  return problem(
+    "phantom-completion",
+    p.location,
+    by === "earlier"
+      ? `task ${id} was already done at the base, and ${p.id}, named in its description, does not exist at this commit (a later commit moved or deleted it; not this change's to answer for)`
+      : `task ${id} is marked done, but ${p.id}, named in its description, does not exist at this commit; with no base to compare with nothing says this change marked it done, so it does not block`,
+    {
+      severity: "warning",
+      hint:
+        by === "earlier"
+          ? `correct the path in the task if the file moved (${p.id}), or leave it: it does not block`
+          : `compare with a base to judge only what the change marks done (CLI: --base <rev>; the action does on pull requests); ${fix}`,
+    },
+  );
 }
 
 /** plan.md's `## Technical Context`: a bare NEEDS CLARIFICATION left unresolved warns. */
