@@ -50,6 +50,7 @@ const OPTIONS = {
   "sandbox-read": { type: "string", multiple: true },
   "check-network": { type: "string" },
   "requirement-proof": { type: "string" },
+  "requirement-map": { type: "string" },
   "test-tamper": { type: "boolean" },
   "test-command": { type: "string" },
   "test-files": { type: "string", multiple: true },
@@ -262,6 +263,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 export function proofFlags(values: {
   base?: string | undefined;
   "requirement-proof"?: string | undefined;
+  "requirement-map"?: string | undefined;
   "test-tamper"?: boolean | undefined;
   "test-command"?: string | undefined;
   "test-files"?: string[] | undefined;
@@ -271,6 +273,11 @@ export function proofFlags(values: {
   if (onOff !== "on" && onOff !== "off")
     throw new UsageError(
       `--requirement-proof '${onOff}' is not one of on, off${didYouMean(onOff, ["on", "off"])}`,
+    );
+  const map = values["requirement-map"] ?? "optional";
+  if (map !== "optional" && map !== "required")
+    throw new UsageError(
+      `--requirement-map '${map}' is not one of optional, required${didYouMean(map, ["optional", "required"])}`,
     );
   if (values["test-tamper"] && values.base === undefined)
     throw new UsageError(
@@ -288,6 +295,8 @@ export function proofFlags(values: {
   }
   return {
     requirementProof: onOff === "on",
+    requirementMap: map,
+    surface: "cli",
     testTamper: values["test-tamper"] === true,
     ...(command !== undefined && { testCommand: command.trim() }),
     testFiles,

@@ -488,7 +488,7 @@ export const PROBLEM_CODES = {
   "no-requirement-map": {
     severity: "warning",
     kinds: "spec, speckit-spec",
-    doc: "The spec has requirements but no `## Requirement Map`: nothing says which test proves each.",
+    doc: "The spec has requirements but no `## Requirement Map`: nothing says which test proves each, so they show unmapped (blocking only with `requirement-map: required`, CLI `--requirement-map required`).",
     hint: "add a `## Requirement Map` with one line per requirement: `- FR-001 → tests/x.test.ts > test name`",
   },
   "unmapped-requirement": {

@@ -69,6 +69,7 @@ export function linkSpecFiles(contract: Contract, files: SpecFiles): Contract {
     list = files.tasks.list;
   }
   if (list) problems.push(...phantoms(list, files));
+  if (list && model?.map === undefined) suggestMap(problems, list);
   if (list && model && model.layout === "speckit-spec") {
     const stories = new Set(model.stories.map((s) => s.n));
     for (const t of list.tasks) {
@@ -159,6 +160,39 @@ function phantom(id: string, p: SpecRef, by: "change" | "earlier" | "no-base"): 
           : `compare with a base to judge only what the change marks done (CLI: --base <rev>; the action does on pull requests); ${fix}`,
     },
   );
+}
+
+/** A test file a task names: a `test`/`spec` segment or name (`tests/x.py`, `a.test.ts`, `x_spec.rb`). */
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|specs?|__tests__|e2e)\/|[._-](?:test|spec)s?\.[a-z]+$|(?:^|\/)test_[^/]+$/i;
+
+/**
+ * A spec without a map: its `no-requirement-map` hint offers lines to paste,
+ * from the test files tasks.md's tasks name and the stories they serve
+ * (spec-kit writes a test task per story: `T010 [P] [US1] Contract test … in
+ * tests/contract/test_x.py`). Which requirement each proves is the author's call.
+ */
+function suggestMap(problems: Problem[], list: TaskList): void {
+  const at = problems.findIndex((p) => p.code === "no-requirement-map");
+  if (at === -1) return;
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const t of list.tasks) {
+    for (const p of t.paths) {
+      if (!TEST_PATH.test(p.id) || seen.has(p.id)) continue;
+      seen.add(p.id);
+      lines.push(
+        `- FR-??? → ${p.id} > <test name>${t.story === undefined ? "" : ` (US${t.story}, ${t.id})`}`,
+      );
+    }
+    if (lines.length >= 5) break;
+  }
+  if (lines.length === 0) return;
+  const was = problems[at]!;
+  problems[at] = {
+    ...was,
+    hint: `${was.hint ?? ""}; tasks.md's test tasks suggest lines to paste (each FR to the test that proves it): ${lines.join("; ")}`,
+  };
 }
 
 /** plan.md's `## Technical Context`: a bare NEEDS CLARIFICATION left unresolved warns. */
