@@ -175,7 +175,11 @@ function withSpecFiles(
     const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
     return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
   };
-  const files: SpecFiles = { checklists: [], exists: (p) => paths.exists(p) };
+  const files: SpecFiles = {
+    checklists: [],
+    exists: (p) => paths.exists(p),
+    endingWith: (p) => paths.endingWith(p),
+  };
   if (base) {
     // No tasks.md at the base: every task done at head is the change's.
     const before =

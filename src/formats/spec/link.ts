@@ -3,6 +3,7 @@ import type {
   Problem,
   SpecHeader,
   SpecReference as SpecRef,
+  Task,
   TaskList,
 } from "../../model/contract.js";
 import { problem, sortProblems } from "../../model/problems.js";
@@ -17,6 +18,8 @@ export interface SpecFiles {
   checklists: { path: string; bytes: Uint8Array }[];
   /** Whether a repo-relative path exists at head (a file, directory or link). */
   exists: (path: string) => boolean;
+  /** How many paths at head end in `/<path>` (up to 2): a unique one is the file a task means. */
+  endingWith?: (path: string) => number;
   /**
    * The change being judged: the task list at the base (`tasks` absent when
    * there was no tasks.md there). Without it nothing says which tasks the
@@ -114,8 +117,10 @@ function phantoms(list: TaskList, files: SpecFiles): Problem[] {
     if (!t.done || t.removes) continue;
     const earlier = doneAtBase.has(t.id);
     if (earlier && !base?.history) continue;
+    // Another repository's task: nothing here says whether it was done.
+    if (t.elsewhere !== undefined) continue;
     for (const p of t.paths) {
-      if (files.exists(p.id) || (dir !== "" && files.exists(dir + p.id))) continue;
+      if (present(p.id, t, dir, files)) continue;
       if (out.length >= LIMIT) {
         out.push(
           problem(
@@ -133,6 +138,35 @@ function phantoms(list: TaskList, files: SpecFiles): Problem[] {
     }
   }
   return out;
+}
+
+/** What separates two alternatives: `` `x` (or `y`) ``, `x or y`, `x / or y`. */
+const ALTERNATIVE = /^[`'"\s(]*(?:\/\s*)?or[\s`'"]*$/i;
+
+/**
+ * Whether a path a done task names is there, read as people write paths:
+ * from the root or the spec's directory; as an alternative (`x (or y)`) of a
+ * path that is; as shorthand beside another path of the task (`a/b/x.ts and
+ * y.ts`, `lib/x/… + data/y.dart`); as the unique committed path it ends (a
+ * task written from a sub-project: `src/utils/cn.ts`).
+ */
+function present(path: string, t: Task, dir: string, files: SpecFiles): boolean {
+  const { exists } = files;
+  if (exists(path) || (dir !== "" && exists(dir + path))) return true;
+  const others = t.paths.filter((o) => o.id !== path).map((o) => o.id);
+  const at = t.text.indexOf(path);
+  for (const o of others) {
+    const io = t.text.indexOf(o);
+    if (at === -1 || io === -1 || !(exists(o) || (dir !== "" && exists(dir + o)))) continue;
+    const between = io < at ? t.text.slice(io + o.length, at) : t.text.slice(at + path.length, io);
+    if (ALTERNATIVE.test(between)) return true;
+  }
+  for (const o of others) {
+    for (let cut = o.lastIndexOf("/"); cut > 0; cut = o.lastIndexOf("/", cut - 1)) {
+      if (exists(`${o.slice(0, cut)}/${path}`)) return true;
+    }
+  }
+  return files.endingWith?.(path) === 1;
 }
 
 /** One phantom completion, weighed by who checked the task off (`phantoms`). */
