@@ -68,7 +68,10 @@ export function linkSpecFiles(contract: Contract, files: SpecFiles): Contract {
   }
   let list = header.tasks;
   if (files.tasks) {
-    problems.push(...files.tasks.problems);
+    // A tasks.md that is no task list at all is said on that file, never a cascade that
+    // invalidates the spec beside it (its requirements are read whatever tasks.md holds).
+    for (const p of files.tasks.problems)
+      problems.push(p.code === "foreign-file" ? { ...p, severity: "warning" } : p);
     list = files.tasks.list;
   }
   if (list) problems.push(...phantoms(list, files));

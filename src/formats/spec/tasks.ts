@@ -15,10 +15,12 @@ const CHECKBOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
 /** A task's body from `lastIndex` (sticky): the id, its tags, its description. */
 const TASK =
-  /(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
-const PHASE = /^phase\b/i;
+  /(?:\*\*)?(T\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
+/** A phase heading, in English or as spec-kit writes it in Chinese (`## 第一阶段：…`, `## 階段 2`). */
+const PHASE = /^(?:phase\b|第?[一二三四五六七八九十\d]*[ \t]*[阶階]段)/i;
 const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
-const TASK_ID = /^T\d{3,}[a-z]?$/;
+/** `T001`, `T012a`, `T031-MIN` (real task lists suffix ids when they split one). */
+const TASK_ID = /^T\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*$/;
 /** A wrapped description line: indented and not blank. */
 const WRAPPED = /^[ \t]+\S/;
 const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
