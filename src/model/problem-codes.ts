@@ -521,6 +521,12 @@ export const PROBLEM_CODES = {
     doc: "A checkbox line under a `## Phase` heading starts with a task id but does not follow `- [ ] T001 [P] [US1] <description>`.",
     hint: "write the task as `- [ ] T001 [P] [US1] <description>`",
   },
+  "not-a-ledger": {
+    severity: "warning",
+    kinds: "gates-ledger",
+    doc: "A `GATES.md` with no gate lines and no `# Gates:` title (a release-gate manifest, a table of quantum gates): not an unlazy ledger, so not a contract; said once, never blocking.",
+    hint: "nothing to do; to stop the note, leave the file out of discovery (CLI: --contracts '!GATES.md'; action: a `!GATES.md` line in `contracts`)",
+  },
   "phantom-completion": {
     severity: "error",
     kinds: "speckit-spec, speckit-tasks",
