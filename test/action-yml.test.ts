@@ -30,6 +30,7 @@ const INPUTS = [
   "check-network",
   "if-no-contracts",
   "requirement-proof",
+  "requirement-map",
   "test-tamper",
   "test-command",
   "test-files",

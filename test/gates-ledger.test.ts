@@ -281,3 +281,28 @@ describe("gates-ledger: the tree", () => {
     ]);
   });
 });
+
+describe("gates-ledger: a GATES.md that merely has the name (issue 35)", () => {
+  it("a release-gate manifest or a table of quantum gates is one not-a-ledger warning, never blocking", () => {
+    for (const text of [
+      "# GATES.md — the release-gate manifest\n\n- [ ] docs reviewed\n- [ ] changelog written\n",
+      "# 🌀 Supported Gates in QLang/QVM\n\n| gate | matrix |\n|---|---|\n| H | … |\n",
+    ]) {
+      const c = parseContract("gates-ledger", "GATES.md", encode(text));
+      expect(c.problems.map((p) => [p.code, p.severity])).toEqual([["not-a-ledger", "warning"]]);
+      expect(c.problems[0]!.message).toContain("GATES.md is not an unlazy ledger: no gate lines");
+      expect(c.criteria).toEqual([]);
+    }
+  });
+
+  it("defect twin: a real ledger with a gate still parses its gate (and a `# Gates:` title with none is no-criteria)", () => {
+    const real = parseContract(
+      "gates-ledger",
+      "GATES.md",
+      encode("# Gates: app\n\n- [ ] G1: x\n  CHECK: false\n  EXPECT: ok\n"),
+    );
+    expect(real.criteria.map((k) => k.id)).toEqual(["G1"]);
+    const empty = parseContract("gates-ledger", "GATES.md", encode("# Gates: app\n\nScope: x\n"));
+    expect(empty.problems.map((p) => p.code)).toEqual(["no-criteria"]);
+  });
+});

@@ -289,19 +289,33 @@ describe("withProofFindings: the proof's findings join the base comparison's app
 describe("a spec without a Requirement Map", () => {
   const unmapped = SPEC.replace(/## Requirement Map\n\n(- FR[^\n]*\n)+\n/, "");
   const contract = () => parseContract("spec", SPEC_PATH, new TextEncoder().encode(unmapped));
-  const map = async (requirementProof: boolean) =>
+  const map = async (
+    requirementMap: "optional" | "required",
+    surface: "action" | "cli" = "action",
+  ) =>
     (
       await proveRequirements({
         contracts: [contract()],
-        options: { ...DEFAULT_PROOF_OPTIONS, requirementProof },
+        options: { ...DEFAULT_PROOF_OPTIONS, requirementMap, surface },
         context: { root: "/nowhere", git: openGit("/nowhere"), env: {} },
       })
-    ).contracts[0]!.criteria.find((c) => c.id === "MAP");
+    ).contracts[0]!;
 
-  it("blocks while the proof is on (the spec kinds only warn), and not when it is off", async () => {
+  it("is gated on everything else by default: its requirements show unmapped, nothing blocks for the map", async () => {
     expect(unmapped).not.toContain("## Requirement Map");
     expect(contract().problems.map((p) => p.code)).toContain("no-requirement-map");
-    expect((await map(true))?.settled).toMatchObject({ status: "unmet", blocking: true });
-    expect(await map(false)).toBeUndefined();
+    const gated = await map("optional");
+    expect(gated.criteria.find((c) => c.id === "MAP")).toBeUndefined();
+    const fr = gated.criteria.find((c) => c.id === "FR-001");
+    expect(fr?.settled).toMatchObject({ status: "manual", blocking: false });
+  });
+
+  it("requirement-map: required blocks (criterion MAP), its hint in the spelling of the surface", async () => {
+    const action = (await map("required")).criteria.find((c) => c.id === "MAP");
+    expect(action?.settled).toMatchObject({ status: "unmet", blocking: true });
+    expect(action?.settled?.reason).toContain("set requirement-map: optional");
+    const cli = (await map("required", "cli")).criteria.find((c) => c.id === "MAP");
+    expect(cli?.settled?.reason).toContain("leave out --requirement-map required");
+    expect(cli?.settled?.reason).not.toContain("requirement-map:");
   });
 });

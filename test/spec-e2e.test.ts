@@ -11,6 +11,7 @@ import { describe, it } from "vitest";
 import type { Annotation } from "../src/github/types.js";
 import { RunReportSchema } from "../src/report/run-json.js";
 import { makeRepo, REPO, runAction, standInFor } from "./helpers/action-harness.js";
+import { commitAll, emptyBase } from "./helpers/git.js";
 import { copyTree } from "./helpers/tmp.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -45,14 +46,22 @@ async function cli(args: string[]) {
 const PROOF_OFF = { "requirement-proof": "off" };
 
 describe("the CLI (bin/contract-gate.js) on requirement specs", () => {
-  it("validate names a phantom completion at its file:line:col and fails; its twin passes", async ({
+  it("validate --base names a phantom completion the change made at its file:line:col and fails; its twin passes", async ({
     expect,
   }) => {
-    const bad = await cli(["validate", "--root", join(FIXTURES, "phantom-completion", "fail")]);
+    // The fixture as one change on an empty first commit: every done task is the change's.
+    const root = copyTree(join(FIXTURES, "phantom-completion", "fail"));
+    emptyBase(root);
+    commitAll(root);
+    const bad = await cli(["validate", "--root", root, "--base", "HEAD~1"]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(
-      /specs\/002-albums\/tasks\.md:\d+:\d+: error phantom-completion task T005 is marked done, but src\/services\/album-service\.ts/,
+      /specs\/002-albums\/tasks\.md:\d+:\d+: error phantom-completion task T005 is marked done by this change, but src\/services\/album-service\.ts/,
     );
+    // Without a base nothing says the change checked it off: a warning.
+    const alone = await cli(["validate", "--root", root]);
+    expect(alone.stdout).toContain("warning phantom-completion task T005 is marked done, but");
+    expect(alone.code).toBe(0);
     const twin = await cli(["validate", "--root", join(FIXTURES, "phantom-completion", "twin")]);
     expect(twin.code, twin.stdout).toBe(0);
   });

@@ -149,6 +149,19 @@ describe("the paths a task names", () => {
     ["Handle email/password and and/or cases; call URL.revokeObjectURL", []],
     ["Write tests/contract/test_[name].py", []],
     ["Per contracts/service-interfaces.md.", ["contracts/service-interfaces.md"]],
+    // Read as people write them (issue 35): Next.js route groups and dynamic segments.
+    ["Create src/app/(auth)/forgot-password/page.tsx", ["src/app/(auth)/forgot-password/page.tsx"]],
+    ["Add `src/app/api/ideas/[id]/scores/route.ts`", ["src/app/api/ideas/[id]/scores/route.ts"]],
+    ["Catch-all in app/docs/[...slug]/page.tsx", ["app/docs/[...slug]/page.tsx"]],
+    ["Keep src/@types/env.d.ts and lib/c++/x.h", ["src/@types/env.d.ts", "lib/c++/x.h"]],
+    // Not this repository's paths: another machine's, a variable's, a glob's.
+    ['Set `CMD ["/app/entrypoint.sh"]` in docker/Dockerfile', ["docker/Dockerfile"]],
+    ["Fix /home/runner/work/topten/topten/src/components/a.tsx", []],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, as a task writes it
+    ["Write $HOME/.config/x.json and ${ROOT}/src/y.ts", []],
+    ["Lint src/**/*.ts and src/*.tsx", []],
+    ["Root-relative /specs/002-albums/plan.md", ["specs/002-albums/plan.md"]],
+    ["A traversal ../src/x.ts or src/../y.ts", []],
   ])("%s", (text, paths) => {
     expect(pathsIn(text).map((p) => p.path)).toEqual(paths);
   });

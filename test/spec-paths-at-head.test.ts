@@ -14,23 +14,27 @@ import { loadContracts } from "../src/load/index.js";
 import type { Contract } from "../src/model/contract.js";
 import { finish, makeRepo, reportOf, runAction, standInFor } from "./helpers/action-harness.js";
 import { runCli } from "./helpers/cli.js";
-import { commitAll, git } from "./helpers/git.js";
+import { commitAll, emptyBase, git } from "./helpers/git.js";
 import { copyTree, tempDir } from "./helpers/tmp.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "specs");
 const KIT = "specs/002-albums/spec.md";
+const TASKS = "specs/002-albums/tasks.md";
 /** What done task T005 of the honest twin names. */
 const SERVICE = "src/services/albums.ts";
 const SEED = "specs/001-trim/spec.md";
 const TEST_FILE = "tests/trim.test.ts";
 
 const codes = (c: Contract) => c.problems.map((p) => p.code);
-const phantomLine = `error phantom-completion task T005 is marked done, but ${SERVICE}`;
+const phantomLine = `error phantom-completion task T005 is marked done by this change, but ${SERVICE}`;
+/** The empty first commit every fixture repository here starts from: the change is all the rest. */
+const BASE = ["--base", "HEAD~1"];
 
 /** The honest spec-kit twin committed without `drop`, which is then (re)written on disk only. */
 function createdAfterCommit(fixture: string, drop: string): string {
   const root = copyTree(join(FIXTURES, fixture, "twin"));
   rmSync(join(root, drop));
+  emptyBase(root);
   commitAll(root);
   // What a pre-gate step (a `postinstall`) does: the file appears in the working tree, never committed.
   writeFileSync(join(root, drop), "export {};\n");
@@ -41,12 +45,12 @@ describe("a done task's file at the gated commit", () => {
   it("created on disk but not committed: it completes no task under --committed and in CI; the working tree's reading passes (control)", async () => {
     const root = createdAfterCommit("phantom-completion", SERVICE);
     // Control: a developer's run reads the working tree, where the file exists.
-    const dev = await runCli(["validate"], root);
+    const dev = await runCli(["validate", ...BASE], root);
     expect(dev.stdout).not.toContain("phantom-completion");
     expect(dev.code, dev.stdout).toBe(0);
     for (const [how, args, env] of [
-      ["--committed", ["validate", "--committed"], {}],
-      ["CI=true", ["validate"], { CI: "true" }],
+      ["--committed", ["validate", "--committed", ...BASE], {}],
+      ["CI=true", ["validate", ...BASE], { CI: "true" }],
     ] as const) {
       const r = await runCli([...args], root, env);
       expect(r.stdout, how).toContain(phantomLine);
@@ -73,12 +77,13 @@ describe("a done task's file at the gated commit", () => {
 
   it("deleted on disk but present in the commit: complete at head; the working tree's reading flags it (control)", async () => {
     const root = copyTree(join(FIXTURES, "phantom-completion", "twin"));
+    emptyBase(root);
     commitAll(root);
     rmSync(join(root, SERVICE));
-    const r = await runCli(["validate", "--committed"], root);
+    const r = await runCli(["validate", "--committed", ...BASE], root);
     expect(r.stdout).not.toContain("phantom-completion");
     expect(r.code, r.stdout).toBe(0);
-    const dev = await runCli(["validate"], root);
+    const dev = await runCli(["validate", ...BASE], root);
     expect(dev.stdout).toContain(phantomLine);
     expect(dev.code).toBe(1);
   });
@@ -124,9 +129,11 @@ describe("the bundled action (dist/index.js: run `npm run bundle` after changing
   /** The spec-kit twin gated with `scope: all`; the service file committed, or only written to disk. */
   async function gate(committed: boolean) {
     const service = { [SERVICE]: "export {};\n" };
+    // The PR brings the task list: its done tasks are the change's to answer for.
+    const { [TASKS]: tasks, ...before } = files;
     const repo = await makeRepo({
-      base: files,
-      head: committed ? service : { "README.md": "app\n" },
+      base: before,
+      head: { [TASKS]: tasks!, ...(committed ? service : { "README.md": "app\n" }) },
     });
     // A step before the gate (a `postinstall`) writes the file the done task names; it is never committed.
     if (!committed) {
@@ -150,7 +157,7 @@ describe("the bundled action (dist/index.js: run `npm run bundle` after changing
   it("a done task's file written to disk after checkout completes no task: a phantom at the gated commit", async () => {
     const r = await gate(false);
     const phantom = r.problems.find((p) => p.code === "phantom-completion");
-    expect(phantom?.message).toContain(`task T005 is marked done, but ${SERVICE}`);
+    expect(phantom?.message).toContain(`task T005 is marked done by this change, but ${SERVICE}`);
     expect(r.code).toBe(1);
   });
 

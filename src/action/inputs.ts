@@ -80,6 +80,7 @@ export const INPUT_DEFAULTS = {
   "check-network": "host",
   "if-no-contracts": "neutral",
   "requirement-proof": "on",
+  "requirement-map": "optional",
   "test-tamper": "off",
   "test-command": "",
   "test-files": "",
@@ -170,6 +171,8 @@ export function parseInputs(
   const testCommand = raw("test-command");
   const proof: ProofOptions = {
     requirementProof: oneOf("requirement-proof", ["on", "off"] as const) === "on",
+    requirementMap: oneOf("requirement-map", ["optional", "required"] as const),
+    surface: "action",
     testTamper: oneOf("test-tamper", ["off", "on"] as const) === "on",
     ...(testCommand !== "" && { testCommand }),
     testFiles,

@@ -2,18 +2,20 @@ import { performance } from "node:perf_hooks";
 import { isRequirementSpec } from "../formats/kinds/index.js";
 import { commitPaths } from "../fs/repo-paths.js";
 import { type Git, openGit } from "../git/index.js";
+import type { IntegrityReport } from "../integrity/types.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
-import { loadContracts } from "../load/index.js";
+import { type BaseSide, loadContracts } from "../load/index.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { blockModified } from "../scope/committed.js";
+import { baseSide } from "../sides/base-side.js";
 import { ApiStops } from "./api-stops.js";
 import { baseComparison } from "./base-comparison.js";
 import { startCheckRun } from "./check-run.js";
 import { collectContracts } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
-import { resolveHead } from "./head.js";
+import { type Gated, resolveHead } from "./head.js";
 import { type ActionIO, type GitHubFactory, StopRun } from "./io.js";
 import { mergeShards } from "./merge-shards.js";
 import { proveStage } from "./proof.js";
@@ -137,6 +139,7 @@ export async function runAction({
         scope.root,
         merging === undefined ? scope.paths : scope.paths.filter(isRequirementSpec),
         commitPaths(git, "HEAD"),
+        judgedAgainst(git, compared, gated, settings.scope),
       )
         .then((contracts) => blockModified(git, "HEAD", contracts))
         .catch((e: unknown) => {
@@ -217,4 +220,23 @@ export async function runAction({
       () => {},
     );
   }
+}
+
+/**
+ * The base a change is judged against (a done task blocks only when the PR
+ * checked it off): the PR's merge base, or the queued commit's base; a push
+ * has none, and nothing it loads then blocks for a completion.
+ */
+function judgedAgainst(
+  git: Git,
+  compared: IntegrityReport,
+  gated: Gated,
+  scope: "changed" | "all",
+): BaseSide | undefined {
+  const base = compared.applies
+    ? compared.base
+    : gated.target.kind === "commit"
+      ? gated.target.changedSince
+      : undefined;
+  return base === undefined ? undefined : baseSide(git, base, scope === "all");
 }

@@ -2,7 +2,9 @@ import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type Git, GitReadError } from "../git/index.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
+import type { BaseSide } from "../load/index.js";
 import { discoverContracts, UsageError } from "../scope/discover.js";
+import { baseSide } from "../sides/base-side.js";
 import { compareWithBase } from "../sides/compare-with-base.js";
 
 /**
@@ -58,6 +60,26 @@ export async function cliProofBase(
     return { applies: true, base: await git.mergeBase(rev, "HEAD"), findings: [] };
   } catch (e) {
     if (e instanceof GitReadError) throw new UsageError(`--base ${rev}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The side the loader judges a change against: the merge base of `rev`
+ * (`--base`, else `--changed-since`) and HEAD. None given: undefined, and a
+ * done task whose file is missing warns instead of blocking (nothing says
+ * the change checked it off). A usage error when the base cannot be read.
+ */
+export async function cliBaseSide(
+  git: Git,
+  rev: string | undefined,
+  flag = "--base",
+): Promise<BaseSide | undefined> {
+  if (rev === undefined) return undefined;
+  try {
+    return baseSide(git, await git.mergeBase(rev, "HEAD"));
+  } catch (e) {
+    if (e instanceof GitReadError) throw new UsageError(`${flag} ${rev}: ${e.message}`);
     throw e;
   }
 }

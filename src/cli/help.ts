@@ -39,7 +39,9 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see docs/integrity.md)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md);
+                            a done task whose file is missing blocks only when the change
+                            checked it off (without --base it warns)
   --committed               run only what is committed: a contract whose file, plan, evidence
                             or research in the working tree differs from HEAD runs nothing and
                             blocks (worktree-modified); always on when CI is set
@@ -73,7 +75,9 @@ Options:
 ${DISCOVERY}
   --base REV                compare each contract changed since the merge base of REV and
                             HEAD with its version there; a deleted criterion, changed oracle,
-                            edited REQUEST or weakened check blocks (see docs/integrity.md)
+                            edited REQUEST or weakened check blocks (see docs/integrity.md);
+                            a done task whose file is missing blocks only when the change
+                            checked it off (without --base it warns)
   --committed               run only what is committed: a contract whose file, plan, evidence
                             or research in the working tree differs from HEAD runs nothing and
                             blocks (worktree-modified); always on when CI is set
@@ -98,6 +102,9 @@ ${DISCOVERY}
                             containers on localhost); none: loopback only, per check
   --requirement-proof MODE  on (default): requirement specs' mapped tests are proved fail-to-pass
                             against --base (docs/proof.md); off: they stay awaiting proof
+  --requirement-map MODE    optional (default): a spec without a ## Requirement Map is gated on
+                            everything else, its requirements shown unmapped; required: it
+                            blocks (criterion MAP)
   --test-tamper             with --base: read the test diff for tampering even when no
                             requirement spec is in scope (always read when one is)
   --test-command CMD        how the proof runs tests: a template ({junit}, {files}) or a preset
@@ -137,6 +144,7 @@ Options:
                             (done here, not in the shards; see docs/integrity.md); every
                             shard must have proved its specs against the same base
   --requirement-proof MODE  the shards' requirement-proof (on by default; must agree)
+  --requirement-map MODE    optional (default) or required, as in run
   --test-tamper             with --base: read the test diff for tampering, as in run
   --test-files GLOB         the shards' test-file globs (repeatable)
   --json                    print the merged report (schemaVersion 1)

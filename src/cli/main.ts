@@ -24,7 +24,7 @@ import {
 import { toRepoPath, UsageError } from "../scope/discover.js";
 import { unacknowledged } from "../verdict.js";
 import { didYouMean, parseCommandArgs } from "./args.js";
-import { cliIntegrity } from "./base.js";
+import { cliBaseSide, cliIntegrity } from "./base.js";
 import { COMMAND_HELP, MAIN_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { mergeCommand } from "./merge-command.js";
@@ -141,9 +141,12 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
   const git = openGit(root);
   const committed = "committed" in values && values.committed === true;
   const named = await namedPaths(git, command === "validate" && committed, io.env);
-  const loaded = (await loadAll(root, positionals, values.contracts, io.cwd, io.stderr, named)).map(
-    (c) => withEvidenceProblems(root, c),
-  );
+  const base = "base" in values && typeof values.base === "string" ? values.base : undefined;
+  // With --base a done task blocks only when the change checked it off.
+  const side = await cliBaseSide(git, base);
+  const loaded = (
+    await loadAll(root, positionals, values.contracts, io.cwd, io.stderr, named, side)
+  ).map((c) => withEvidenceProblems(root, c));
   const contracts: Contract[] =
     command === "validate" ? await committedOnly(git, loaded, committed, io.env) : loaded;
   const paint = paintFor(io.isTTY, io.env);
@@ -156,7 +159,6 @@ async function listCommand(command: "validate" | "status", args: string[], io: C
     );
     return EXIT.ok;
   }
-  const base = "base" in values && typeof values.base === "string" ? values.base : undefined;
   const integrity = await cliIntegrity(git, base, values.contracts);
   if (values.json) {
     const json = validateJson(contracts);

@@ -27,6 +27,7 @@ const OPTIONS = {
   "changed-since": { type: "string" },
   base: { type: "string" },
   "requirement-proof": { type: "string" },
+  "requirement-map": { type: "string" },
   "test-tamper": { type: "boolean" },
   "test-files": { type: "string", multiple: true },
   json: { type: "boolean" },

@@ -21,7 +21,7 @@ import { UsageError } from "../scope/discover.js";
 import { withScope } from "../scope/scope-reason.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
-import { cliIntegrity, cliProofBase } from "./base.js";
+import { cliBaseSide, cliIntegrity, cliProofBase } from "./base.js";
 import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
@@ -51,6 +51,7 @@ const OPTIONS = {
   "sandbox-read": { type: "string", multiple: true },
   "check-network": { type: "string" },
   "requirement-proof": { type: "string" },
+  "requirement-map": { type: "string" },
   "test-tamper": { type: "boolean" },
   "test-command": { type: "string" },
   "test-files": { type: "string", multiple: true },
@@ -145,6 +146,12 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     values["changed-since"],
     io,
     named,
+    // The change is judged against --base, else the commit --changed-since names.
+    await cliBaseSide(
+      git,
+      values.base ?? values["changed-since"],
+      values.base === undefined ? "--changed-since" : "--base",
+    ),
   );
   let contracts = scoped.contracts;
   // Said on every surface when the selection narrows; without it every contract found runs.
@@ -259,6 +266,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 export function proofFlags(values: {
   base?: string | undefined;
   "requirement-proof"?: string | undefined;
+  "requirement-map"?: string | undefined;
   "test-tamper"?: boolean | undefined;
   "test-command"?: string | undefined;
   "test-files"?: string[] | undefined;
@@ -268,6 +276,11 @@ export function proofFlags(values: {
   if (onOff !== "on" && onOff !== "off")
     throw new UsageError(
       `--requirement-proof '${onOff}' is not one of on, off${didYouMean(onOff, ["on", "off"])}`,
+    );
+  const map = values["requirement-map"] ?? "optional";
+  if (map !== "optional" && map !== "required")
+    throw new UsageError(
+      `--requirement-map '${map}' is not one of optional, required${didYouMean(map, ["optional", "required"])}`,
     );
   if (values["test-tamper"] && values.base === undefined)
     throw new UsageError(
@@ -285,6 +298,8 @@ export function proofFlags(values: {
   }
   return {
     requirementProof: onOff === "on",
+    requirementMap: map,
+    surface: "cli",
     testTamper: values["test-tamper"] === true,
     ...(command !== undefined && { testCommand: command.trim() }),
     testFiles,

@@ -4,7 +4,7 @@ import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import { type Git, GitReadError, openGit } from "../git/index.js";
-import { loadContract } from "../load/index.js";
+import { type BaseSide, loadContract } from "../load/index.js";
 import type { Contract } from "../model/contract.js";
 import { changedSince, GitError } from "../scope/changed-since.js";
 import { blockModified } from "../scope/committed.js";
@@ -52,11 +52,16 @@ export async function loadAll(
   cwd: string,
   warn: (message: string) => void = () => {},
   named: PathSource = diskPaths(root),
+  base?: BaseSide,
 ): Promise<Contract[]> {
   // The loader lists a spec's directory as discovery just did: one read of each.
   const dirs = dirListing();
   const files = await discoverAll(root, paths, extraGlobs, cwd, warn, dirs);
-  return Promise.all(files.map((f) => loadContract(root, f, undefined, { paths: named, dirs })));
+  return Promise.all(
+    files.map((f) =>
+      loadContract(root, f, undefined, { paths: named, dirs, ...(base && { base }) }),
+    ),
+  );
 }
 
 /**
@@ -134,11 +139,14 @@ export async function loadScope(
   since: string | undefined,
   io: Pick<CliIO, "cwd" | "stderr">,
   named: PathSource = diskPaths(git.root),
+  base?: BaseSide,
 ): Promise<{ contracts: Contract[]; reasons?: Map<string, ScopeReason> }> {
   const dirs = dirListing();
   const { files, reasons } = await scopeWithReasons(git, paths, extraGlobs, since, io, dirs);
   const contracts = await Promise.all(
-    files.map((f) => loadContract(git.root, f, undefined, { paths: named, dirs })),
+    files.map((f) =>
+      loadContract(git.root, f, undefined, { paths: named, dirs, ...(base && { base }) }),
+    ),
   );
   return { contracts, ...(reasons && { reasons }) };
 }

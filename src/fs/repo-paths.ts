@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { normalizeRepoPath, unsafePathReason } from "../formats/paths.js";
 import type { Git } from "../git/index.js";
@@ -10,6 +10,52 @@ import type { Git } from "../git/index.js";
  */
 export interface RepoPaths {
   exists(path: string): boolean;
+  /**
+   * How many committed paths end in `/<path>` (a task written from a
+   * sub-project, `src/utils/cn.ts` for `frontend/admin/src/utils/cn.ts`);
+   * counted up to 2, since only a unique one resolves.
+   */
+  endingWith(path: string): number;
+}
+
+/** Paths by their last segment, for `endingWith`. */
+function suffixIndex(all: Iterable<string>): (path: string) => number {
+  const byName = new Map<string, string[]>();
+  for (const p of all) {
+    const name = p.slice(p.lastIndexOf("/") + 1);
+    const list = byName.get(name);
+    if (list === undefined) byName.set(name, [p]);
+    else if (list.length < 64) list.push(p);
+  }
+  return (path) => {
+    const tail = `/${normalizeRepoPath(path)}`;
+    const list = byName.get(tail.slice(tail.lastIndexOf("/") + 1)) ?? [];
+    let n = 0;
+    for (const p of list) if (p.endsWith(tail) && ++n === 2) break;
+    return n;
+  };
+}
+
+/** Every file under `root` (no `.git`, `node_modules`), for `endingWith` on the working tree. */
+function walk(root: string, limit = 200_000): string[] {
+  const out: string[] = [];
+  const dirs = [""];
+  while (dirs.length > 0 && out.length < limit) {
+    const rel = dirs.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (e.name !== ".git" && e.name !== "node_modules") dirs.push(path);
+      } else out.push(path);
+    }
+  }
+  return out;
 }
 
 /**
@@ -28,7 +74,12 @@ export interface PathSource {
  */
 export function diskPaths(root: string): PathSource {
   const seen = new Map<string, boolean>();
+  let ending: ((path: string) => number) | undefined;
   const paths: RepoPaths = {
+    endingWith(path) {
+      ending ??= suffixIndex(walk(root));
+      return ending(path);
+    },
     exists(path) {
       let found = seen.get(path);
       if (found === undefined) {
@@ -49,10 +100,17 @@ export function diskPaths(root: string): PathSource {
 export function commitPaths(git: Git, commit: string): PathSource {
   let listing: Promise<RepoPaths> | undefined;
   const open = () => {
-    listing ??= git.pathsAt(commit).then((all) => ({
-      exists: (path: string) =>
-        unsafePathReason(path) === undefined && all.has(normalizeRepoPath(path)),
-    }));
+    listing ??= git.pathsAt(commit).then((all) => {
+      let ending: ((path: string) => number) | undefined;
+      return {
+        exists: (path: string) =>
+          unsafePathReason(path) === undefined && all.has(normalizeRepoPath(path)),
+        endingWith: (path: string) => {
+          ending ??= suffixIndex(all);
+          return ending(path);
+        },
+      };
+    });
     return listing;
   };
   return { open };

@@ -12,6 +12,8 @@ export const WEAKENING_INPUTS = [
   "check-network",
   // The requirement proof: turned off, its tests decide nothing; narrowed, fewer tests are read.
   "requirement-proof",
+  // Required, a spec without a map blocks; made optional, it no longer does.
+  "requirement-map",
   "test-tamper",
   "test-command",
   "test-files",

@@ -43,6 +43,10 @@ export async function loadContract(
     SPEC_KINDS.has(kind) || kind === "kiro-spec" || kind === "openspec-change"
       ? await (opts.paths ?? diskPaths(root)).open()
       : undefined;
+  const baseTasks =
+    named && opts.base && SPEC_KINDS.has(kind)
+      ? await opts.base.read(tasksPathOf(kind, relPath))
+      : undefined;
   const read = readRepoFile(root, relPath, MAX_CONTRACT_BYTES);
   if (read.kind !== "file") {
     return unread(kind, relPath, unreadProblem(relPath, start(relPath), "contract", read));
@@ -57,7 +61,16 @@ export async function loadContract(
       : named && parsed.kind === "kiro-spec"
         ? withKiroFiles(root, parsed, named)
         : named && SPEC_KINDS.has(parsed.kind)
-          ? withSpecFiles(root, parsed, named, opts.dirs ?? dirListing())
+          ? withSpecFiles(
+              root,
+              parsed,
+              named,
+              opts.dirs ?? dirListing(),
+              opts.base && {
+                history: opts.base.history === true,
+                ...(baseTasks && { bytes: baseTasks }),
+              },
+            )
           : named && parsed.kind === "openspec-change"
             ? withChangeFolder(root, parsed, named, opts.dirs ?? dirListing())
             : parsed;
@@ -102,10 +115,11 @@ export async function loadContracts(
   root: string,
   relPaths: readonly string[],
   paths: PathSource = diskPaths(root),
+  base?: BaseSide,
 ): Promise<Contract[]> {
   const out: Contract[] = [];
   for (const relPath of relPaths) {
-    out.push(await loadContract(root, relPath, undefined, { paths }));
+    out.push(await loadContract(root, relPath, undefined, { paths, ...(base && { base }) }));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out;
@@ -135,8 +149,27 @@ function withResearch(root: string, plan: Contract): Contract {
 
 const SPEC_KINDS = new Set<ContractKind>(["spec", "speckit-spec", "speckit-tasks"]);
 
+/**
+ * The side a change is judged against (the merge base): where the loader
+ * reads a spec's tasks.md as it was, so a completion blocks only when the
+ * change made it (`phantoms` in formats/spec/link.ts).
+ */
+export interface BaseSide {
+  /** The file at the base; undefined when it is no regular file there. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** `scope: all`: tasks done at the base are said too, as warnings. */
+  history?: boolean;
+}
+
+/** The tasks.md a spec (or a task list itself) is judged with. */
+function tasksPathOf(kind: ContractKind, path: string): string {
+  return kind === "speckit-tasks" ? path : `${specDir(path)}tasks.md`;
+}
+
 /** What a batch of loads shares. */
 export interface LoadOptions {
+  /** The base the change is judged against; none: no completion blocks (nothing says the change made it). */
+  base?: BaseSide;
   /** Where the paths a spec names are looked up (default: the working tree). */
   paths?: PathSource;
   /** The run's directory reads (discovery's, when it just listed the same tree). */
@@ -153,13 +186,24 @@ function withSpecFiles(
   contract: Contract,
   paths: RepoPaths,
   dirs: DirListing,
+  base?: { history: boolean; bytes?: Uint8Array },
 ): Contract {
   const dir = specDir(contract.path);
   const readBeside = (path: string) => {
     const read = readRepoFile(root, path, MAX_CONTRACT_BYTES);
     return read.kind === "file" && read.size <= MAX_CONTRACT_BYTES ? read.bytes : undefined;
   };
-  const files: SpecFiles = { checklists: [], exists: (p) => paths.exists(p) };
+  const files: SpecFiles = {
+    checklists: [],
+    exists: (p) => paths.exists(p),
+    endingWith: (p) => paths.endingWith(p),
+  };
+  if (base) {
+    // No tasks.md at the base: every task done at head is the change's.
+    const before =
+      base.bytes && readTasksFile(tasksPathOf(contract.kind, contract.path), base.bytes);
+    files.base = { history: base.history, ...(before?.tasks && { tasks: before.tasks }) };
+  }
   // One listing of the spec's directory says which companions to read (most specs have few).
   const beside =
     contract.kind === "speckit-tasks"

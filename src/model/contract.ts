@@ -303,6 +303,8 @@ export interface Task {
   paths: SpecReference[];
   /** The description says the task deletes, moves or renames: its paths may be gone. */
   removes: boolean;
+  /** Another repository's task (`[REPO: name]` on it or its phase): its paths are not this one's. */
+  elsewhere?: string;
   location: Location;
 }
 

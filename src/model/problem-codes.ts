@@ -488,7 +488,7 @@ export const PROBLEM_CODES = {
   "no-requirement-map": {
     severity: "warning",
     kinds: "spec, speckit-spec",
-    doc: "The spec has requirements but no `## Requirement Map`: nothing says which test proves each.",
+    doc: "The spec has requirements but no `## Requirement Map`: nothing says which test proves each, so they show unmapped (blocking only with `requirement-map: required`, CLI `--requirement-map required`).",
     hint: "add a `## Requirement Map` with one line per requirement: `- FR-001 → tests/x.test.ts > test name`",
   },
   "unmapped-requirement": {
@@ -521,10 +521,16 @@ export const PROBLEM_CODES = {
     doc: "A checkbox line under a `## Phase` heading starts with a task id but does not follow `- [ ] T001 [P] [US1] <description>`.",
     hint: "write the task as `- [ ] T001 [P] [US1] <description>`",
   },
+  "not-a-ledger": {
+    severity: "warning",
+    kinds: "gates-ledger",
+    doc: "A `GATES.md` with no gate lines and no `# Gates:` title (a release-gate manifest, a table of quantum gates): not an unlazy ledger, so not a contract; said once, never blocking.",
+    hint: "nothing to do; to stop the note, leave the file out of discovery (CLI: --contracts '!GATES.md'; action: a `!GATES.md` line in `contracts`)",
+  },
   "phantom-completion": {
     severity: "error",
     kinds: "speckit-spec, speckit-tasks, openspec-change",
-    doc: "A task marked done names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865).",
+    doc: "A task the change marks done (absent or open at the base, done at head) names a repository path (a token with a `/` ending in a known extension or in `/`) that exists neither from the root nor beside the spec (spec-kit issue #1865). A change rule: a task done at the base is not judged again (a warning under `scope: all`), and with no base a missing path warns.",
     hint: "create the file the task names, correct its path, or uncheck the task until it is done",
   },
   "plan-clarification": {

@@ -139,7 +139,7 @@ export async function proveRequirements(args: ProofArgs): Promise<ProofResult> {
       ...c,
       criteria: [
         ...criteria,
-        ...(options.requirementProof ? mapRequired(c.path, model) : []),
+        ...(options.requirementMap === "required" ? mapRequired(c.path, model, options) : []),
         ...guardrailCriteria(proof.guardrailRules),
       ],
     };
@@ -151,11 +151,13 @@ export async function proveRequirements(args: ProofArgs): Promise<ProofResult> {
 }
 
 /**
- * With the proof on, a spec with requirements and no `## Requirement Map`
- * blocks (the spec kinds warn, `no-requirement-map`): nothing would say which
- * test proves each requirement, so nothing could be proved.
+ * With `requirement-map: required`, a spec with requirements and no
+ * `## Requirement Map` blocks (the spec kinds warn, `no-requirement-map`):
+ * nothing would say which test proves each requirement. Optional (the
+ * default), its requirements show as unmapped and nothing blocks: the map is
+ * contract-gate's own section, which no spec-kit template has.
  */
-function mapRequired(path: string, model: RequirementModel): Criterion[] {
+function mapRequired(path: string, model: RequirementModel, options: ProofOptions): Criterion[] {
   const live = model.requirements.filter((r) => r.tag !== "REMOVED");
   if (model.map !== undefined || live.length === 0) return [];
   return [
@@ -167,7 +169,7 @@ function mapRequired(path: string, model: RequirementModel): Criterion[] {
       settled: {
         status: "unmet",
         blocking: true,
-        reason: `no ## Requirement Map while requirement-proof is on: add one line per requirement (\`- FR-001 → tests/x.test.ts > <test name>\`), or set requirement-proof: off`,
+        reason: `no ## Requirement Map while ${options.surface === "cli" ? "--requirement-map required is given" : "requirement-map is required"}: add one line per requirement (\`- FR-001 → tests/x.test.ts > <test name>\`), or ${options.surface === "cli" ? "leave out --requirement-map required" : "set requirement-map: optional (the default)"}`,
       },
     },
   ];
@@ -188,7 +190,9 @@ function whyUnproved(
   ran: boolean,
 ): string | undefined {
   if (!options.requirementProof)
-    return "requirement-proof is off: mapped requirements stay awaiting proof";
+    return options.surface === "cli"
+      ? "--requirement-proof off: mapped requirements stay awaiting proof"
+      : "requirement-proof is off: mapped requirements stay awaiting proof";
   if (!diff)
     return "no base to prove against (a pull request, or `run --base <rev>`): mapped requirements stay awaiting proof";
   if (!ran) return "no test run reported on this spec's mapped tests: they stay awaiting proof";

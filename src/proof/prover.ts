@@ -9,6 +9,15 @@ import type { ProveInput, TestProof } from "./types.js";
 export interface ProofOptions {
   /** `requirement-proof: on|off` (default on): off leaves mapped requirements awaiting proof. */
   requirementProof: boolean;
+  /**
+   * `requirement-map: optional|required` (default optional): the map is the
+   * gate's offer (spec-kit's templates have none), so a spec without one is
+   * gated on everything else and its requirements show as unmapped; required,
+   * a spec with requirements and no map blocks (criterion `MAP`).
+   */
+  requirementMap: "optional" | "required";
+  /** Where the settings came from: every hint names the setting as that surface spells it. */
+  surface: "action" | "cli";
   /** `test-tamper: on` reads every PR's test diff; off, only a PR with a spec contract in scope. */
   testTamper: boolean;
   /** `test-command`: a template (`{junit}`, `{files}`) or a preset name; undefined: detected. */
@@ -23,6 +32,8 @@ export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
 
 export const DEFAULT_PROOF_OPTIONS: ProofOptions = {
   requirementProof: true,
+  requirementMap: "optional",
+  surface: "action",
   testTamper: false,
   testFiles: [],
   testTimeoutSeconds: DEFAULT_TEST_TIMEOUT_SECONDS,

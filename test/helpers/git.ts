@@ -25,3 +25,14 @@ export function commitAll(root: string, message = "base"): void {
   git(root, "add", "-A");
   git(root, "commit", "-q", "--allow-empty", "-m", message);
 }
+
+/**
+ * `git init` and an empty first commit: the base a change is judged against
+ * when everything after it (the fixture's tasks.md included) is the change.
+ * Returns its sha, for `--base`.
+ */
+export function emptyBase(root: string): string {
+  if (!existsSync(join(root, ".git"))) git(root, "init", "-q");
+  git(root, "commit", "-q", "--allow-empty", "-m", "empty base");
+  return git(root, "rev-parse", "HEAD").trim();
+}

@@ -25,6 +25,10 @@ import { readLedgerHeader } from "./header.js";
 export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return ledger(path, { kind: "gates-ledger" }, [], [decoded]);
+  const named = path === "GATES.md" || path.endsWith("/GATES.md");
+  if (named && !decoded.lines.every(isBlank) && !isLedger(decoded.lines)) {
+    return ledger(path, { kind: "gates-ledger" }, [], [notALedger(path)]);
+  }
   if (!decoded.lines.every(isBlank) && !isLedger(decoded.lines)) {
     const foreign = foreignFile(path, "an unlazy gate ledger", describeMarkdown(decoded.lines));
     return ledger(path, { kind: "gates-ledger" }, [], [foreign]);
@@ -36,6 +40,16 @@ export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
   for (const draft of block.drafts) buildOracle(doc, draft, problems, LEDGER_DIALECT);
   attachAbandons(doc, block.abandons, block.drafts, problems);
   const header = readLedgerHeader(doc, block.drafts[0]?.index ?? doc.lines.length);
+  // A file that merely has the name (a release-gate manifest, a table of quantum gates):
+  // no gate, no CHECK line and no ledger title is no contract, said once and never blocking.
+  if (
+    named &&
+    block.drafts.length === 0 &&
+    !decoded.lines.some((l) => /^[ \t]+CHECK[ \t]*:/.test(l)) &&
+    !/^#[ \t]+Gates[ \t]*:/i.test(decoded.lines.find((l) => l.startsWith("#")) ?? "")
+  ) {
+    return ledger(path, { kind: "gates-ledger" }, [], [notALedger(path)]);
+  }
   if (block.drafts.length === 0) {
     problems.push(
       problem("no-criteria", locate(doc, 0), "the ledger has no gates", {
@@ -45,6 +59,14 @@ export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
   }
   const criteria = block.drafts.map((d) => d.criterion);
   return ledger(path, header, criteria, problems.list());
+}
+
+function notALedger(path: string): Problem {
+  return problem(
+    "not-a-ledger",
+    { path, line: 1, column: 1 },
+    `${path} is not an unlazy ledger: no gate lines (\`- [ ] G1: <outcome>\`); it is not gated`,
+  );
 }
 
 function ledger(

@@ -58,15 +58,30 @@ export function scanPaths(
     }
     const at = i;
     let slash = false;
-    for (let c = text.charCodeAt(i); i < n && isTokenChar(c); c = text.charCodeAt(++i)) {
-      if (c === SLASH) slash = true;
+    for (;;) {
+      for (let c = text.charCodeAt(i); i < n && isTokenChar(c); c = text.charCodeAt(++i)) {
+        if (c === SLASH) slash = true;
+      }
+      // A whole segment in brackets continues the path: a Next.js route group
+      // `src/app/(auth)/login/page.tsx`, a dynamic segment `projects/[id]/page.tsx`.
+      const past = i > at && text.charCodeAt(i - 1) === SLASH ? segmentEnd(text, i) : -1;
+      if (past === -1) break;
+      i = past;
     }
     // A path has a `/` after any leading one, so a run with none is no path: not even sliced.
     if (!slash) continue;
     const before = text[at - 1];
     const after = text[i];
-    // Part of a URL, a placeholder or a glob: not a path of this repository.
-    if (before === ":" || before === "[" || before === "{" || before === "<" || before === "*")
+    // Part of a URL, a placeholder, a glob or a variable (`$HOME/x`, `${ROOT}/x`): not a path of this repository.
+    if (
+      before === ":" ||
+      before === "[" ||
+      before === "{" ||
+      before === "<" ||
+      before === "*" ||
+      before === "$" ||
+      before === "}"
+    )
       continue;
     if (after === ":" && text[i + 1] === "/") continue;
     if (after === "[" || after === "{" || after === "*" || after === "<") continue;
@@ -79,7 +94,12 @@ export function scanPaths(
     if (c0 === "@" || c0 === "~" || text.startsWith("//", start)) continue;
     // `./styles/a.css` is relative to some other file (an import specifier), not the root.
     if (text.startsWith("./", start)) continue;
-    if (c0 === "/") start++;
+    if (c0 === "/") {
+      // `/specs/002-x/` is written from the root; `/app/entrypoint.sh` (a container),
+      // `/home/runner/work/…` (a CI runner) are another machine's absolute paths.
+      if (systemRoot(text, start + 1, end)) continue;
+      start++;
+    }
     if (start === end || hasDotDot(text, start, end)) continue;
     // A bare file name (`package.json`, `Node.js`) does not say where it is, and a
     // directory is often listed relative to the one before it (`tests/` with
@@ -98,12 +118,44 @@ export function scanPaths(
   }
 }
 
-/** Whether `text[start, end)` holds `..`. */
+/** Whether `text[start, end)` has a `..` segment (`[...slug]` and `a..b` are names, not a way up). */
 function hasDotDot(text: string, start: number, end: number): boolean {
   for (let p = start + 1; p < end; p++) {
-    if (text.charCodeAt(p) === DOT && text.charCodeAt(p - 1) === DOT) return true;
+    if (text.charCodeAt(p) !== DOT || text.charCodeAt(p - 1) !== DOT) continue;
+    const head = p - 1 === start || text.charCodeAt(p - 2) === SLASH;
+    const tail = p + 1 === end || text.charCodeAt(p + 1) === SLASH;
+    if (head && tail) return true;
   }
   return false;
+}
+
+const CLOSE: Record<string, string> = { "(": ")", "[": "]" };
+
+/**
+ * At `i` (just after a `/`), a bracketed segment followed by `/`: `(auth)/`,
+ * `[id]/`, `[...slug]/`. Returns the index after the close, or -1 when `i`
+ * opens no such segment (a placeholder `test_[name].py` is never one).
+ */
+function segmentEnd(text: string, i: number): number {
+  const close = CLOSE[text[i] ?? ""];
+  if (close === undefined) return -1;
+  let p = i + 1;
+  while (p < text.length && p - i <= 64 && isTokenChar(text.charCodeAt(p)) && text[p] !== "/") p++;
+  return p > i + 1 && text[p] === close && text[p + 1] === "/" ? p + 1 : -1;
+}
+
+/** First segments of absolute paths that belong to another machine: a container, a CI runner, a home. */
+const SYSTEM_ROOTS = new Set(
+  "app home root usr var etc opt tmp srv mnt workspace workspaces Users github runner __w".split(
+    " ",
+  ),
+);
+
+/** Whether `text[start, end)` begins with a system root's segment. */
+function systemRoot(text: string, start: number, end: number): boolean {
+  const slash = text.indexOf("/", start);
+  const first = text.slice(start, slash === -1 || slash > end ? end : slash);
+  return SYSTEM_ROOTS.has(first);
 }
 
 /** Whether `text[start, end)` is `name`. */

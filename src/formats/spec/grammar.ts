@@ -6,11 +6,21 @@
  * has no nested quantifier, so a 1 MiB line is read in linear time.
  */
 
-/** `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered ones). */
-export const FR_ID = /^FR-\d{3,}[a-z]?$/;
-/** A requirement's id, tag and statement from `lastIndex` (sticky: matched in place). */
+/**
+ * `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered
+ * ones), `FR-009-A`, `FR-024-NEW` (real specs suffix ids when they split one).
+ */
+export const FR_ID = /^FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*$/;
+/**
+ * A requirement's id, label, tag and statement from `lastIndex` (sticky:
+ * matched in place): `**FR-001 (Google SSO)**:`, `**FR-030** [OUT OF SCOPE - MVP]:`,
+ * and a full-width colon (`**FR-001**：`) as specs written in Chinese have it.
+ */
 const ID_HEAD =
-  /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?(?:[ \t]+\[([A-Za-z]+)\])?(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/sy;
+  /(?:\*\*)?(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+\([^()\n]{1,80}\))?(?:\*\*)?(?:[ \t]+\[([^\]\n]{1,60})\])?(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/sy;
+/** A label that takes a requirement out of what is gated: `[OUT OF SCOPE - MVP]`, `[DEFERRED]`. */
+const OUT_OF_SCOPE =
+  /^(?:out[ \t]+of[ \t]+scope|not[ \t]+in[ \t]+scope|deferred|future|won'?t|later)\b/i;
 /** A bullet whose text starts like a requirement id, bold or not. */
 const LOOKS_LIKE_REQUIREMENT = /^[-*+][ \t]+(?:\*\*)?FR-/i;
 
@@ -21,14 +31,16 @@ const SCENARIO_HEAD =
 const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
 const MANUAL_WORD = /^manual\b/i;
-const MANUAL_ENTRY = /^manual:[ \t]*(FR-\d{3,}[a-z]?)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
+const MANUAL_ENTRY =
+  /^manual:[ \t]*(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
 const BACKTICKS = /^`+/;
 const PROVES = /^proves[ \t]+/;
 /** A map line's id and target from `lastIndex` (sticky: matched in place). */
-const MAP_HEAD = /(?:\*\*)?(FR-\d{3,}[a-z]?)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
+const MAP_HEAD =
+  /(?:\*\*)?(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
 const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
 const STORY = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i;
-const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/s;
+const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/s;
 export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -63,9 +75,13 @@ export function requirementLine(
       why: "a requirement is written `- FR-001: <statement>` (an optional [ADDED|MODIFIED|REMOVED] tag before the colon; spec-kit bolds the id: `- **FR-001**: …`)",
     };
   }
-  const tag = m[2];
+  let tag = m[2];
+  // A label spec-kit users write is no tag: out of scope is no criterion, any other is prose.
   if (tag !== undefined && !(TAGS as readonly string[]).includes(tag)) {
-    return { ok: false, why: `the tag [${tag}] is not one of [ADDED], [MODIFIED], [REMOVED]` };
+    if (OUT_OF_SCOPE.test(tag)) tag = "REMOVED";
+    else if (/^[A-Za-z]+$/.test(tag) && tag === tag.toUpperCase() && tag.length <= 10)
+      return { ok: false, why: `the tag [${tag}] is not one of [ADDED], [MODIFIED], [REMOVED]` };
+    else tag = undefined;
   }
   const text = m[3]!.trim();
   if (text === "") return { ok: false, why: `${m[1]} has no statement after the colon` };

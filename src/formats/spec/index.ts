@@ -11,6 +11,8 @@ import { readTasks } from "./tasks.js";
 export { linkSpecFiles, type SpecFiles, specCompanions, specDir } from "./link.js";
 
 const STATUS_WORD = /status/i;
+/** A spec-kit task line anywhere in a file: `- [ ] T001 …` (the id may be bold). */
+const HAS_TASK_LINE = /^[-*+][ \t]+\[[ xX]\][ \t]+(?:\*\*)?T\d{3,}/m;
 
 /** The two layouts by their first heading. */
 const LAYOUTS: readonly { prefix: string; layout: RequirementModel["layout"]; what: string }[] = [
@@ -117,8 +119,9 @@ export function parseSpeckitTasks(path: string, bytes: Uint8Array): Contract {
   if (!("doc" in read))
     return contract("speckit-tasks", path, { kind: "speckit-tasks" }, [], [read]);
   const heading = read.doc.visible[read.first] ?? "";
-  // spec-kit writes `# Tasks: <feature>`; real files also say `# Implementation Tasks: …`.
-  if (!/^#[ \t].*\bTasks\b/i.test(heading)) {
+  // spec-kit writes `# Tasks: <feature>`; real files also say `# Implementation Tasks: …`,
+  // or the heading in the user's language (`# 任务清单：…`): a task line says it is one.
+  if (!/^#[ \t].*\bTasks\b/i.test(heading) && !HAS_TASK_LINE.test(read.doc.visible.join("\n"))) {
     return contract(
       "speckit-tasks",
       path,

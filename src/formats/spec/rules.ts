@@ -92,7 +92,7 @@ function checkMap(
         problem(
           "no-requirement-map",
           top,
-          `there is no ## Requirement Map: nothing says which test proves each of the ${live.length} requirement${live.length === 1 ? "" : "s"}`,
+          `there is no ## Requirement Map: nothing says which test proves each of the ${live.length} requirement${live.length === 1 ? "" : "s"}, shown unmapped (not blocking; the action's requirement-map: required or the CLI's --requirement-map required makes it block)`,
           {
             hint: "add a `## Requirement Map` section with one line per requirement: `- FR-001 → tests/x.test.ts > <test name>`",
           },

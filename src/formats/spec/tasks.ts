@@ -18,10 +18,12 @@ const CHECKBOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const STARTS_WITH_ID = /^(?:\*\*)?T\d/;
 /** A task's body from `lastIndex` (sticky): the id, its tags, its description. */
 const TASK =
-  /(?:\*\*)?(T\d{3,}[a-z]?)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
-const PHASE = /^phase\b/i;
+  /(?:\*\*)?(T\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?(?=[ \t:]|$):?((?:[ \t]+\[(?:P|US\d+|Story[ \t]*\d+)\])*)[ \t]*(.*)$/isy;
+/** A phase heading, in English or as spec-kit writes it in Chinese (`## 第一阶段：…`, `## 階段 2`). */
+const PHASE = /^(?:phase\b|第?[一二三四五六七八九十\d]*[ \t]*[阶階]段)/i;
 const HEADING_LEVEL = /^(#{1,6})(?:[ \t]|$)/;
-const TASK_ID = /^T\d{3,}[a-z]?$/;
+/** `T001`, `T012a`, `T031-MIN` (real task lists suffix ids when they split one). */
+const TASK_ID = /^T\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*$/;
 /** A wrapped description line: indented and not blank. */
 const WRAPPED = /^[ \t]+\S/;
 const NEXT_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[ xX]\]/;
@@ -44,17 +46,24 @@ function checkboxAt(line: string): number {
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
+/** spec-kit's tag for a phase or task of a feature that spans repositories: `[REPO: api-server]`. */
+const REPO_TAG = /\[REPO:[ \t]*([^\]\n]+?)[ \t]*\]/i;
+
 export function readTasks(sd: SpecDoc): TaskList {
   const { doc, problems } = sd;
   const tasks: Task[] = [];
   let inPhase = false;
+  let phaseRepo: string | undefined;
   const seen = new Map<string, number>();
   for (let i = 0; i < doc.lines.length; i++) {
     if (doc.hidden[i]) continue;
     const line = doc.visible[i]!;
     if (line.startsWith("#")) {
       const level = HEADING_LEVEL.exec(line)?.[1]?.length;
-      if (level === 2) inPhase = PHASE.test(atxText(line));
+      if (level === 2) {
+        inPhase = PHASE.test(atxText(line));
+        phaseRepo = REPO_TAG.exec(line)?.[1];
+      }
       continue;
     }
     if (!inPhase) continue;
@@ -153,11 +162,13 @@ export function readTasks(sd: SpecDoc): TaskList {
     // keeps an exact copy, since every slot it keeps is copied by each
     // garbage collection it lives through (a 1 MiB list holds 10^4 tasks).
     const kept = paths.length === 0 ? paths : paths.slice();
-    tasks.push(
+    const task: Task =
       story === undefined
         ? { id, done, parallel, text, paths: kept, removes, location: at }
-        : { id, done, parallel, story, text, paths: kept, removes, location: at },
-    );
+        : { id, done, parallel, story, text, paths: kept, removes, location: at };
+    const elsewhere = REPO_TAG.exec(text)?.[1] ?? phaseRepo;
+    if (elsewhere !== undefined) task.elsewhere = elsewhere;
+    tasks.push(task);
   }
   return { path: doc.path, tasks };
 }
