@@ -16,7 +16,7 @@ export const MUTATION_MODULES = [
   {
     name: "verdict",
     mutate: ["src/verdict.ts"],
-    tests: ["test/verdict.test.ts", "test/scope-reason.test.ts"],
+    tests: ["test/verdict-rules.test.ts", "test/verdict.test.ts", "test/scope-reason.test.ts"],
     why: "pass, fail, neutral: what the check run concludes",
   },
   {
