@@ -9,7 +9,14 @@
  * vitest.mutation.config.mjs import it without a TypeScript loader.
  */
 
-/** @typedef {{ name: string, mutate: string[], tests: string[], why: string }} MutationModule */
+/**
+ * A mutant that changes no behaviour, so no test can kill it: matched by its
+ * file, mutator, the source text it replaces and its replacement (not by line,
+ * which moves), and counted as ignored by `npm run mutation`, with why.
+ * @typedef {{ file: string, mutator: string, original: string, replacement: string, why: string }} Equivalent
+ */
+
+/** @typedef {{ name: string, mutate: string[], tests: string[], why: string, equivalent?: Equivalent[] }} MutationModule */
 
 /** @type {readonly MutationModule[]} */
 export const MUTATION_MODULES = [
@@ -18,6 +25,22 @@ export const MUTATION_MODULES = [
     mutate: ["src/verdict.ts"],
     tests: ["test/verdict-rules.test.ts", "test/verdict.test.ts", "test/scope-reason.test.ts"],
     why: "pass, fail, neutral: what the check run concludes",
+    equivalent: [
+      {
+        file: "src/verdict.ts",
+        mutator: "ConditionalExpression",
+        original: 'contract.header.kind === "oracle-contract"',
+        replacement: "true",
+        why: "only an oracle contract's header has a status, so no other kind can read as aborted",
+      },
+      {
+        file: "src/verdict.ts",
+        mutator: "ConditionalExpression",
+        original: "c.criteria.length === 0",
+        replacement: "true",
+        why: "a refused contract's criteria all block (refusedOutcome), so with criteria it already fails through them",
+      },
+    ],
   },
   {
     name: "fork-policy",

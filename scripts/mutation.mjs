@@ -4,12 +4,13 @@
  * of scripts/mutation-modules.mjs (all when none is named), one after the
  * other, then the score of each from its report. `npm run mutation -- --score`
  * prints the scores of the committed reports without running anything.
- * `--survivors` lists every surviving mutant (file:line, mutator, replacement).
+ * `--survivors` lists every surviving mutant (file:line, mutator, replacement);
+ * `--force` re-tests every mutant instead of only those a change can affect.
  *
  * Score = (killed + timed out) / (killed + timed out + survived + no coverage):
- * Stryker's mutation score. Mutants excluded as equivalent (a `// Stryker
- * disable` comment with its reason) count in none of these. Exits 1 when a
- * measured module scores under 90 %.
+ * Stryker's mutation score. Mutants listed as equivalent in
+ * scripts/mutation-modules.mjs (each with its reason) count in none of these.
+ * Exits 1 when a measured module scores under 90 %.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -26,7 +27,11 @@ if (!scoreOnly) {
   for (const mod of modules) {
     console.log(`\n=== ${mod.name}: ${mod.mutate.join(", ")} (${mod.tests.length} test files)`);
     const started = Date.now();
-    const run = spawnSync("npx", ["--no", "stryker", "run", "stryker.config.mjs"], {
+    // --force: re-test every mutant, not only those a change can affect. Needed after a new
+    // test for a survivor in module-level code: Stryker's incremental mode keeps such
+    // (static) mutants' old results.
+    const force = args.includes("--force") ? ["--force"] : [];
+    const run = spawnSync("npx", ["--no", "stryker", "run", "stryker.config.mjs", ...force], {
       stdio: "inherit",
       env: { ...process.env, MUTATION_MODULE: mod.name },
     });
@@ -36,14 +41,33 @@ if (!scoreOnly) {
   }
 }
 
-/** Counts of a report's mutants by status, and the survivors. */
-function tally(report) {
+/** The source text a mutant replaces, read from the file as it is now. */
+function originalOf(lines, { start, end }) {
+  if (start.line !== end.line) return undefined;
+  return lines[start.line - 1]?.slice(start.column - 1, end.column - 1);
+}
+
+/**
+ * Counts of a report's mutants by status, and the survivors. A survivor the
+ * module lists as equivalent counts as ignored (Stryker's own status for a
+ * mutant disabled by a comment).
+ */
+function tally(report, mod) {
   const count = {};
   const alive = [];
   for (const [file, { mutants }] of Object.entries(report.files)) {
+    const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n") : [];
     for (const m of mutants) {
-      count[m.status] = (count[m.status] ?? 0) + 1;
-      if (m.status === "Survived" || m.status === "NoCoverage") {
+      const equivalent = (mod.equivalent ?? []).some(
+        (e) =>
+          e.file === file &&
+          e.mutator === m.mutatorName &&
+          e.replacement === m.replacement &&
+          e.original === originalOf(lines, m.location),
+      );
+      const status = equivalent && m.status === "Survived" ? "Ignored" : m.status;
+      count[status] = (count[status] ?? 0) + 1;
+      if (status === "Survived" || status === "NoCoverage") {
         alive.push(
           `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} → ${JSON.stringify(m.replacement ?? "")} (${m.status})`,
         );
@@ -63,7 +87,7 @@ for (const mod of modules) {
     );
     continue;
   }
-  const { count, alive } = tally(JSON.parse(readFileSync(path, "utf8")));
+  const { count, alive } = tally(JSON.parse(readFileSync(path, "utf8")), mod);
   const killed = (count.Killed ?? 0) + (count.Timeout ?? 0);
   const valid = killed + (count.Survived ?? 0) + (count.NoCoverage ?? 0);
   const score = valid === 0 ? 100 : (100 * killed) / valid;

@@ -167,7 +167,12 @@ describe("refusal and refused outcomes", () => {
   });
 
   it.each([
-    ["invalid", [err("unknown-key")], "not run: the contract is invalid (1 error)", true],
+    [
+      "invalid",
+      [err("unknown-key"), { ...err("drift-check-disabled"), severity: "warning" as const }],
+      "not run: the contract is invalid (1 error)",
+      true,
+    ],
     [
       "invalid",
       [err("unknown-key"), err("partial-oracle")],
@@ -215,8 +220,9 @@ const outcome = (status: CriterionStatus, blocking: boolean, checks = 0): Criter
   status,
   blocking,
   reason: "",
+  // Two command checks, the rest file checks: oracle, command-exit, file-exists, file-exists, …
   checks: Array.from({ length: checks }, (_, i) => ({
-    type: i % 3 === 0 ? "oracle" : i % 3 === 1 ? "command-exit" : "file-exists",
+    type: i === 0 ? "oracle" : i === 1 ? "command-exit" : "file-exists",
     result: "partial",
     reason: "not run",
     durationMs: 0,
@@ -259,10 +265,10 @@ describe("contractVerdict", () => {
 
 describe("skippedCommands", () => {
   it("counts the command checks and oracles of not-run criteria in neutral contracts only", () => {
-    const skipped = outcome("not-run", false, 3); // oracle, command-exit, file-exists
+    const skipped = outcome("not-run", false, 4);
     expect(
       skippedCommands([
-        contractOf("neutral", [skipped, outcome("met", false, 3)]),
+        contractOf("neutral", [skipped, outcome("met", false, 1)]),
         contractOf("aborted", [skipped]),
         contractOf("invalid", [skipped]),
       ]),
