@@ -117,6 +117,11 @@ const NEXT = ORACLE_BASE.replace(
 const manualBase = planContract(PLAN_BASE, (c) => {
   c.generated_by = "manual";
 });
+/** A manual contract whose lint check must also print "no issues". */
+const manualLinted = planContract(PLAN_BASE, (c) => {
+  c.generated_by = "manual";
+  checkOf(c, 0, 2).expect_stdout_match = "^no issues$";
+});
 const regenerated = `${PLAN_BASE}\nThe lint step moved to CI.\n`;
 const extended = `${PLAN_BASE}\nAlso audit the admin area.\n`;
 /** A finding's message up to its `(plan and …)` tail: what changed, where. */
@@ -302,6 +307,39 @@ const MARKDOWN: Row[] = [
     codes: ["B criterion-weakened", "W contract-superseded"],
     fields: [[0, { subject: "criterion 1", path: NEXT_PATH }]],
   },
+  {
+    case: "a supersession that loosens an EXPECT to /.*/ blocks by its effect",
+    head: {
+      [ORACLE_PATH]: null,
+      [NEXT_PATH]: NEXT.replace("   EXPECT: LOOP-GONE", "   EXPECT: /.*/"),
+    },
+    codes: ["B criterion-weakened", "W contract-superseded"],
+    fields: [[0, { subject: "criterion 1", path: NEXT_PATH }]],
+  },
+  {
+    case: "a supersession that drops an ABANDON blocks by its effect",
+    head: {
+      [ORACLE_PATH]: null,
+      [NEXT_PATH]: NEXT.replace(
+        "ABANDON: 3 copy needs the design team; handed over in the final report\n",
+        "",
+      ),
+    },
+    codes: ["B criterion-weakened", "W contract-superseded"],
+    fields: [[0, { subject: "criterion 3", path: NEXT_PATH }]],
+  },
+  {
+    case: "a supersession that removes an abandoned criterion blocks by its effect",
+    head: {
+      [ORACLE_PATH]: null,
+      [NEXT_PATH]: NEXT.replace("3. the reset e-mail copy reads well\n", "").replace(
+        "ABANDON: 3 copy needs the design team; handed over in the final report\n",
+        "",
+      ),
+    },
+    codes: ["B criterion-weakened", "W contract-superseded"],
+    fields: [[0, { subject: "criterion 3", path: NEXT_PATH }]],
+  },
 ];
 
 const JSON_PHASE: Row[] = [
@@ -421,6 +459,22 @@ const JSON_PHASE: Row[] = [
     }),
     codes: ["B criterion-weakened", "W manual-edit"],
     fields: [[0, { subject: "criterion T1.1" }]],
+  },
+  {
+    case: "a base manual contract's expect_stdout_match loosened blocks by its effect",
+    base: { ...BASE_FILES, [PLAN_CONTRACT_PATH]: manualLinted },
+    head: weakened((c) => {
+      c.generated_by = "manual";
+      checkOf(c, 0, 2).expect_stdout_match = ".*";
+    }),
+    codes: ["B criterion-weakened", "W manual-edit"],
+    fields: [[0, { subject: "criterion T1.3" }]],
+  },
+  {
+    case: "a base manual contract's expect_stdout_match kept: no finding (control)",
+    base: { ...BASE_FILES, [PLAN_CONTRACT_PATH]: manualLinted },
+    head: { [PLAN_CONTRACT_PATH]: JSON.stringify(JSON.parse(manualLinted)) },
+    codes: [],
   },
   {
     case: "a manual contract that gains a check and rewords a title: warnings only (honest twin)",

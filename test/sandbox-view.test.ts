@@ -20,6 +20,8 @@ import { oracleContract, oraclePath, scratch } from "./helpers/action-harness.js
 import { gateProcess, HOST_FROM_SOURCE } from "./helpers/sandbox.js";
 
 const CANARY = `cgcanary${randomBytes(6).toString("hex")}`;
+/** The path an `[includeIf]` section names: a sanitized config keeps no trace of it. */
+const INCLUDED = `/cg-included-${CANARY}.inc`;
 
 type Report = {
   sandbox?: { mechanism: string; view?: { toolchains: string[]; gitDirs: number } };
@@ -51,7 +53,21 @@ function plantedHome(): string {
   plant(".netrc", `machine github.com login x password ${CANARY}\n`);
   plant(".cargo/credentials.toml", `[registry]\ntoken = "${CANARY}"\n`);
   plant(".cargo/bin/cg-toolchain", "#!/bin/sh\necho toolchain-ran\n", 0o755);
-  plant(".gitconfig", `[user]\n  name = Runner\n[credential]\n  helper = store --file=${CANARY}\n`);
+  plant(
+    ".gitconfig",
+    `[user]\n  name = Runner\n[credential]\n  helper = store --file=${CANARY}\n[includeIf "gitdir:/"]\n  path = ${INCLUDED}\n`,
+  );
+  // JVM, ssh and cloud logins beside the JVM caches the view does bind: a bind widened
+  // from ~/.m2/repository to ~/.m2 would show settings.xml.
+  plant(".m2/repository/org/acme/lib/1.0/lib-1.0.pom", "<project/>\n");
+  plant(
+    ".m2/settings.xml",
+    `<settings><servers><server><password>${CANARY}</password></server></servers></settings>\n`,
+  );
+  plant(".gradle/caches/modules-2/cache.properties", "version=1\n");
+  plant(".gradle/gradle.properties", `signing.password=${CANARY}\n`);
+  plant(".ssh/id_rsa", `-----BEGIN OPENSSH PRIVATE KEY-----\n${CANARY}\n`);
+  plant(".aws/credentials", `[default]\naws_secret_access_key = ${CANARY}\n`);
   return home;
 }
 
@@ -87,6 +103,9 @@ function contract(root: string, checks: { title: string; check: string }[]): voi
 
 // ---------------------------------------------------------------- reads
 
+/** System directories a check running as root must not be able to write. */
+const SYSTEM_WRITES = ["/usr", "/etc", "/opt"];
+
 interface Monorepo {
   parent: string;
   top: string;
@@ -112,6 +131,14 @@ function monorepo(): Monorepo {
   git(top, "add", "-A");
   git(top, "commit", "-qm", "monorepo-initial");
   persistToken(top);
+  // Config sections that would pull in, or carry, what no one sanitized.
+  writeFileSync(join(top, ".git/config"), `[includeIf "gitdir:/"]\n\tpath = ${INCLUDED}\n`, {
+    flag: "a",
+  });
+  writeFileSync(
+    join(top, ".git/config.worktree"),
+    `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`,
+  );
   // google-github-actions/auth's key file, untracked, at the workspace root.
   writeFileSync(join(top, "gha-creds-0a1b2c3d4e5f.json"), `{"private_key":"${CANARY}"}`);
   const home = plantedHome();
@@ -122,12 +149,26 @@ function monorepo(): Monorepo {
       title: "home-credentials",
       check: `for f in ~/.docker/config.json ~/.kube/config ~/.config/gh/hosts.yml ~/.npmrc ~/.netrc ~/.cargo/credentials.toml ~/.gitconfig; do grep -qs ${CANARY} "$f" && { echo PWNED; break; }; done`,
     },
+    ...[".m2/settings.xml", ".gradle/gradle.properties", ".ssh/id_rsa", ".aws/credentials"].map(
+      (f) => ({ title: `home ${f}`, check: `grep -qs ${CANARY} ~/${f} && echo PWNED` }),
+    ),
+    {
+      title: "include-if",
+      check: `cat ../.git/config ~/.gitconfig | grep -qF ${INCLUDED} && echo PWNED`,
+    },
+    { title: "config-worktree", check: `grep -qs ${CANARY} ../.git/config.worktree && echo PWNED` },
+    // access(2) says EROFS on a read-only mount, even to root; nothing is written.
+    ...SYSTEM_WRITES.map((d) => ({ title: `writable ${d}`, check: `test -w ${d} && echo PWNED` })),
     { title: "list-home", check: "ls -A /home | grep -q . && echo PWNED" },
     { title: "list-run", check: "ls -A /run | grep -q . && echo PWNED" },
     { title: "repo-parent", check: "ls -A ../.. | grep -qx sibling && echo PWNED" },
     { title: "sibling-workspace", check: `grep -q ${CANARY} ${parent}/sibling/.env && echo PWNED` },
     // Still works inside: the toolchain under $HOME, git from below the top level, node, python3.
     { title: "toolchain", check: "cg-toolchain | grep -q toolchain-ran && echo PWNED" },
+    {
+      title: "maven-cache",
+      check: "test -f ~/.m2/repository/org/acme/lib/1.0/lib-1.0.pom && echo PWNED",
+    },
     { title: "git-log", check: "git log --oneline | grep -q monorepo-initial && echo PWNED" },
     { title: "git-status", check: "git status --porcelain >/dev/null && echo PWNED" },
     { title: "node-python", check: "node -e 'process.exit(0)' && python3 -c 'pass' && echo PWNED" },
@@ -167,6 +208,34 @@ describe("what a check can read (gated below the git top level)", () => {
     expect(on.status["home-credentials"]).toBe("unmet");
   });
 
+  it("cannot read Maven's settings.xml, Gradle's gradle.properties, ~/.ssh or ~/.aws beside the bound JVM caches", () => {
+    for (const f of [
+      ".m2/settings.xml",
+      ".gradle/gradle.properties",
+      ".ssh/id_rsa",
+      ".aws/credentials",
+    ]) {
+      const t = `home ${f}`;
+      expect([t, off.status[t]]).toEqual([t, "met"]);
+      expect([t, on.status[t]]).toEqual([t, "unmet"]);
+    }
+  });
+
+  it("sees no [includeIf] section and no config.worktree token (both read when off)", () => {
+    for (const t of ["include-if", "config-worktree"]) {
+      expect([t, off.status[t]]).toEqual([t, "met"]);
+      expect([t, on.status[t]]).toEqual([t, "unmet"]);
+    }
+  });
+
+  it("as root, cannot write /usr, /etc or /opt: they are mounted read-only (writable when off)", () => {
+    for (const d of SYSTEM_WRITES) {
+      const t = `writable ${d}`;
+      expect([t, off.status[t]]).toEqual([t, "met"]);
+      expect([t, on.status[t]]).toEqual([t, "unmet"]);
+    }
+  });
+
   it("cannot list /home, /run, the repository's parent or read a sibling workspace", () => {
     for (const t of ["list-home", "list-run", "repo-parent", "sibling-workspace"]) {
       expect([t, off.status[t]]).toEqual([t, "met"]);
@@ -175,7 +244,14 @@ describe("what a check can read (gated below the git top level)", () => {
   });
 
   it("still runs a toolchain under $HOME, git log and status below the top level, node, python3 and npm test", () => {
-    for (const t of ["toolchain", "git-log", "git-status", "node-python", "npm-test"]) {
+    for (const t of [
+      "toolchain",
+      "maven-cache",
+      "git-log",
+      "git-status",
+      "node-python",
+      "npm-test",
+    ]) {
       expect([t, off.status[t]]).toEqual([t, "met"]);
       expect([t, on.status[t]]).toEqual([t, "met"]);
     }

@@ -138,37 +138,88 @@ function lookalikes(
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/**
+ * What makes a file look like a contract of a known kind: its name, or its
+ * first 4 KiB (`head`, read only when a rule asks). First match wins; the
+ * name rules come first, so most files are never opened. Exported so each
+ * rule has a test (test/discover-lookalikes.test.ts).
+ */
+export interface LookalikeRule {
+  id: string;
+  /** What it looks like and why, as the message names it. */
+  looks: string;
+  /** `dir`: the file's directory, relative to the root (`""` at the root). */
+  matches(name: string, head: () => string, dir: string): boolean;
+  /** A glob that would include it: relative to the file's directory, or to the root with `fromRoot`. */
+  glob(name: string, dir: string): string;
+  fromRoot?: true;
+}
+
+export const LOOKALIKE_RULES: readonly LookalikeRule[] = [
+  {
+    id: "plan-contract-name",
+    looks: "a plan contract by its name",
+    matches: (name) => /^phase-[^/]+-contract\.json$/.test(name),
+    glob: () => "phase-*-contract.json",
+  },
+  {
+    id: "quality-review-name",
+    looks: "a planner quality review by its name",
+    matches: (name) => /^(?:.+-)?qr-[a-z-]+\.json$/.test(name),
+    glob: () => "qr-*.json",
+  },
+  {
+    id: "kiro-place",
+    looks: "a Kiro spec by its place",
+    matches: (name, _head, dir) =>
+      name === "requirements.md" && /^(?:.*\/)?\.kiro\/specs\/[^/]+$/.test(dir),
+    glob: (_name, dir) =>
+      `${/^(.*\/)?\.kiro\/specs\//.exec(dir)?.[1] ?? ""}.kiro/specs/*/requirements.md`,
+    fromRoot: true,
+  },
+  {
+    id: "oracle-title",
+    looks: "an oracle contract by its `# CONTRACT` title",
+    matches: (name, head) =>
+      name.endsWith(".md") &&
+      /^# CONTRACT\b/.test(
+        head()
+          .replace(/^\uFEFF/, "")
+          .trimStart(),
+      ),
+    glob: () => "*.md",
+  },
+  {
+    id: "plan-contract-key",
+    looks: "a plan contract by its `source_plan_hash`",
+    matches: (name, head) => name.endsWith(".json") && /"source_plan_hash"\s*:/.test(head()),
+    glob: (name) => name,
+  },
+  {
+    id: "planner-plan-keys",
+    looks: "a planner plan by its keys",
+    matches: (name, head) =>
+      name.endsWith(".json") &&
+      /"milestones"\s*:/.test(head()) &&
+      /"waves"\s*:|"planning_context"\s*:/.test(head()),
+    glob: (name) => name,
+  },
+];
+
 function lookalike(root: string, dir: string, name: string, path: string): Lookalike | undefined {
-  const at = (pattern: string) => (dir === "" ? pattern : `${dir}/${pattern}`);
-  if (/^phase-[^/]+-contract\.json$/.test(name)) {
-    return { path, looks: "a plan contract by its name", glob: at("phase-*-contract.json") };
-  }
-  if (/^(?:.+-)?qr-[a-z-]+\.json$/.test(name)) {
-    return { path, looks: "a planner quality review by its name", glob: at("qr-*.json") };
-  }
-  const kiro = name === "requirements.md" ? /^(.*\/)?\.kiro\/specs\/[^/]+$/.exec(dir) : null;
-  if (kiro) {
-    const glob = `${kiro[1] ?? ""}.kiro/specs/*/requirements.md`;
-    return { path, looks: "a Kiro spec by its place", glob };
-  }
-  if (name.endsWith(".md")) {
-    const head = firstBytes(join(root, path))
-      .replace(/^\uFEFF/, "")
-      .trimStart();
-    if (/^# CONTRACT\b/.test(head)) {
-      return { path, looks: "an oracle contract by its `# CONTRACT` title", glob: at("*.md") };
-    }
-  }
-  if (name.endsWith(".json")) {
-    const head = firstBytes(join(root, path));
-    if (/"source_plan_hash"\s*:/.test(head)) {
-      return { path, looks: "a plan contract by its `source_plan_hash`", glob: at(name) };
-    }
-    if (/"milestones"\s*:/.test(head) && /"waves"\s*:|"planning_context"\s*:/.test(head)) {
-      return { path, looks: "a planner plan by its keys", glob: at(name) };
-    }
-  }
-  return undefined;
+  let text: string | undefined;
+  const head = () => {
+    text ??= firstBytes(join(root, path));
+    return text;
+  };
+  const rule = LOOKALIKE_RULES.find((r) => r.matches(name, head, dir));
+  if (rule === undefined) return undefined;
+  const glob = rule.glob(name, dir);
+  return {
+    path,
+    looks: rule.looks,
+    glob: dir === "" || rule.fromRoot ? glob : `${dir}/${glob}`,
+  };
 }
 
 /**
