@@ -92,7 +92,7 @@ export const FINDING_CODES = {
   "criterion-removed": {
     blocking: true,
     kinds: "oracle-contract, gates-ledger",
-    doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed.",
+    doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed. Also each criterion that could block of a superseded contract whose successor runs nothing — aborted, invalid, drifted, bound by `branch:` to another branch than the PR's, or outside the run's scope — naming the successor and why it does not run.",
   },
   "criterion-renumbered": {
     blocking: true,

@@ -6,6 +6,7 @@ import { readRepoFile } from "../fs/repo-file.js";
 import type { Git } from "../git/index.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../integrity/compare.js";
 import type { TouchedContract } from "../integrity/pairs.js";
+import type { RunContext } from "../integrity/successor-runs.js";
 import { comparedKind, type Finding } from "../integrity/types.js";
 import { type ContractVersion, version } from "../integrity/version.js";
 import type { HeadCitations } from "../integrity/workphase-diff.js";
@@ -28,6 +29,8 @@ export interface CompareOptions {
   headCommit?: string;
   /** The paths the change touches (relative like the contracts): done tasks are checked against them. */
   changed?: ReadonlySet<string>;
+  /** What decides whether a superseding contract runs (the PR's head branch, the run's scope). */
+  run?: RunContext;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     await citingPlans(opts, pairs),
     new Map(oracleHeads.map((c) => [c.path, c])),
     opts.changed,
+    opts.run,
   );
 }
 
