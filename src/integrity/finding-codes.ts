@@ -269,6 +269,18 @@ export const FINDING_CODES = {
     doc: 'A `## Guardrails` bullet says "no new dependencies" and a changed manifest does not read or parse on one side: breaking a manifest\'s syntax must not hide a package.',
   },
 
+  // What a check runs (docs/integrity.md, "What a check runs")
+  "check-harness-changed": {
+    blocking: true,
+    kinds: "every kind",
+    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion, the file and the entry, base → head.",
+  },
+  "check-harness-unresolved": {
+    blocking: false,
+    kinds: "every kind",
+    doc: "A check's command could not be resolved statically (a command the table does not know, `eval`, a command chosen at run time): a change to what it runs would go unseen, so the check is named with why. Shown when the PR changes a file that is no contract.",
+  },
+
   // The pull request itself, whatever its contracts
   "gate-config-changed": {
     blocking: true,

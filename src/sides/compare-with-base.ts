@@ -12,6 +12,7 @@ import { type ContractVersion, version } from "../integrity/version.js";
 import type { HeadCitations } from "../integrity/workphase-diff.js";
 import { planHash } from "../load/drift.js";
 import type { Contract, ContractKind } from "../model/contract.js";
+import { harnessChanges } from "./harness-sides.js";
 
 export interface CompareOptions {
   /** Git of the repository root (or the working directory inside it) the paths are relative to. */
@@ -39,6 +40,10 @@ export interface CompareOptions {
  * Throws `GitReadError` when git cannot read either commit.
  */
 export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
+  return [...(await contractFindings(opts)), ...(await harnessChanges(opts))];
+}
+
+async function contractFindings(opts: CompareOptions): Promise<Finding[]> {
   const baseVersions = await versionsAtCommit(
     opts.git,
     opts.mergeBase,
@@ -125,7 +130,7 @@ async function citingPlans(
  * is not a regular file there has no entry. One batch of git reads for the
  * contracts, one for the plans beside plan contracts.
  */
-async function versionsAtCommit(
+export async function versionsAtCommit(
   git: Git,
   commit: string,
   paths: readonly string[],
