@@ -261,7 +261,7 @@ export const FINDING_CODES = {
   "guardrail-new-dependency": {
     blocking: true,
     kinds: "spec",
-    doc: 'A `## Guardrails` bullet says "no new dependencies" and a manifest (package.json\'s four dependency maps, requirements*.txt, pyproject.toml, go.mod, Cargo.toml) gains a package over its base, read parsed.',
+    doc: 'A `## Guardrails` bullet says "no new dependencies" and a manifest gains a package over its base, read parsed: package.json (its four dependency maps, `overrides`, `resolutions`, `pnpm.overrides`, `bundleDependencies`; an alias or a git, URL or path spec is its target), the lockfiles (package-lock.json, pnpm-lock.yaml, yarn.lock, poetry.lock, uv.lock, Pipfile.lock, Cargo.lock: a package added with no manifest change), requirements*.txt (a new `-r`/`-c`/index option too), pyproject.toml, setup.py and setup.cfg `install_requires`, Pipfile, go.mod, Cargo.toml; a manifest that appears at all counts, even empty.',
   },
   "guardrail-manifest-unreadable": {
     blocking: true,
