@@ -248,6 +248,11 @@ export const FINDING_CODES = {
     kinds: "pull-request (tamper)",
     doc: "A changed test file's text could not be read on one side (binary, over 1 MiB, not a regular file): the gate cannot tell what changed, so it blocks.",
   },
+  "test-config-changed": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A line the PR adds to a test runner's configuration or plugin file (pytest.ini, pyproject.toml, setup.cfg, tox.ini, conftest.py, vitest/vite/jest/playwright configs, .mocharc) narrows what runs or rewrites how it counts: `-k`, `-m`, `--deselect`, `addopts`, `testPathIgnorePatterns`, `exclude`, `passWithNoTests`, `bail`, reporters, setup files, conftest hooks such as `pytest_runtest_makereport`/`pytest_collection_modifyitems`, a mock of the assertion or runner module. Reported at file:line.",
+  },
   "assertions-fewer": {
     blocking: false,
     kinds: "pull-request (tamper)",
