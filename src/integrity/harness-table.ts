@@ -70,6 +70,3 @@ export function harnessTable(): string {
     ...rows.map(([c, r]) => `| ${c} | ${r} |`),
   ].join("\n");
 }
-
-const JS_EXT_DOC =
-  "`.ts`, `.mts`, `.cts`, `.js`, `.mjs`, `.cjs`, `.json`, `.jsonc`, `.yml`, `.yaml`";
