@@ -3,6 +3,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../src/fs/atomic-write.js";
 import { findingCodesTable } from "../src/integrity/finding-codes.js";
+import { harnessTable } from "../src/integrity/harness-table.js";
 import { PROOF_DOC_BLOCKS } from "../src/proof/tamper-docs.js";
 import { credentialRulesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
@@ -29,6 +30,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 await fill("docs/security.md", "credential-rules", credentialRulesTable());
 await fill("docs/integrity.md", "integrity-findings", findingCodesTable());
+await fill("docs/integrity.md", "harness-resolution", harnessTable());
 for (const [name, block] of Object.entries(PROOF_DOC_BLOCKS))
   await fill("docs/proof.md", name, block());
 await writeFileAtomic("docs/example-report.md", await exampleReport());

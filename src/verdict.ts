@@ -3,6 +3,8 @@ import type { Finding, IntegrityReport } from "./integrity/types.js";
 import type { CheckType, Contract, ContractKind, Criterion, Problem } from "./model/contract.js";
 import type { ScopeReason } from "./scope/scope-reason.js";
 
+export { refusal } from "./model/refusal.js";
+
 /** What the gate decided for one criterion. */
 export type CriterionStatus =
   | "met"
@@ -68,26 +70,6 @@ export interface ContractOutcome {
 export interface VerdictOptions {
   /** Manual (oracle-free) criteria block too (`--require-oracles`). */
   requireOracles: boolean;
-}
-
-/** Errors that mean "the plan moved", as opposed to "the contract is malformed". */
-const DRIFT_CODES = new Set(["plan-drift", "plan-missing", "invalid-plan-hash"]);
-
-/**
- * Why a contract must not run at all, or undefined when it may. Invalid wins
- * over aborted: a malformed file cannot be trusted to say it was aborted.
- */
-export function refusal(contract: Contract): "invalid" | "drifted" | "aborted" | undefined {
-  const errors = contract.problems.filter((p) => p.severity === "error");
-  if (errors.length > 0)
-    return errors.every((p) => DRIFT_CODES.has(p.code)) ? "drifted" : "invalid";
-  if (
-    contract.header.kind === "oracle-contract" &&
-    contract.header.status?.toLowerCase() === "aborted"
-  ) {
-    return "aborted";
-  }
-  return undefined;
 }
 
 /** Decide one criterion from its checks' results (in check order). */

@@ -3,6 +3,7 @@ import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exampleReport } from "../scripts/example-report.js";
 import { FINDING_CODES, findingCodesTable } from "../src/integrity/finding-codes.js";
+import { harnessTable } from "../src/integrity/harness-table.js";
 import { PROBLEM_CODES } from "../src/model/problem-codes.js";
 import { credentialRulesTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
@@ -10,6 +11,12 @@ import { runReportJsonSchema } from "../src/report/run-json.js";
 const read = (file: string) => readFileSync(file, "utf8");
 
 describe("docs/integrity.md", () => {
+  it("carries the generated harness resolution table (run `npm run docs` after changing the resolver)", () => {
+    expect(read("docs/integrity.md")).toContain(
+      `<!-- harness-resolution:start -->\n${harnessTable()}\n<!-- harness-resolution:end -->`,
+    );
+  });
+
   it("carries the generated integrity finding table (run `npm run docs` after changing codes)", () => {
     expect(read("docs/integrity.md")).toContain(
       `<!-- integrity-findings:start -->\n${findingCodesTable()}\n<!-- integrity-findings:end -->`,

@@ -4,6 +4,7 @@ import { DEFAULT_CONTRACT_GLOBS } from "../src/formats/kinds/index.js";
 import { phaseFiles } from "../src/formats/kinds/phase-files.js";
 import { planHash } from "../src/formats/plan-hash.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../src/integrity/compare.js";
+import type { RunContext } from "../src/integrity/successor-runs.js";
 import { comparedKind, type Finding, orderFindings } from "../src/integrity/types.js";
 import { type ContractVersion, version } from "../src/integrity/version.js";
 import type { Contract } from "../src/model/contract.js";
@@ -51,7 +52,7 @@ function versionIn(files: Files, path: string): ContractVersion | undefined {
  * surface shows them. Each changed contract path is one pair; a file moved out
  * of the globs is a deletion, as git's rename detection leaves it to the gate.
  */
-function compare(head: Head, base: Files = BASE_FILES): Finding[] {
+function compare(head: Head, base: Files = BASE_FILES, run: RunContext = {}): Finding[] {
   const after: Files = { ...base };
   for (const [path, text] of Object.entries(head)) {
     if (text === null) delete after[path];
@@ -76,6 +77,7 @@ function compare(head: Head, base: Files = BASE_FILES): Finding[] {
       new Map(),
       new Map(heads.map((c) => [c.path, c])),
       new Set(Object.keys(head)),
+      run,
     ),
   );
 }
@@ -94,6 +96,8 @@ interface Row {
   case: string;
   head: Head;
   base?: Files;
+  /** The run a successor would take part in (the PR's branch, the scope). */
+  run?: RunContext;
   /**
    * `B code` (blocking) or `W code` (a warning), in the surfaces' order; `[]`:
    * no finding. Unset when the case pins no list (`also` says what it pins).
@@ -308,10 +312,10 @@ const MARKDOWN: Row[] = [
     fields: [[0, { subject: "criterion 1", path: NEXT_PATH }]],
   },
   {
-    case: "a supersession that loosens an EXPECT to /.*/ blocks by its effect",
+    case: "a supersession that loosens an EXPECT to a looser regex (/LOOP/) blocks by its effect",
     head: {
       [ORACLE_PATH]: null,
-      [NEXT_PATH]: NEXT.replace("   EXPECT: LOOP-GONE", "   EXPECT: /.*/"),
+      [NEXT_PATH]: NEXT.replace("   EXPECT: LOOP-GONE", "   EXPECT: /LOOP/"),
     },
     codes: ["B criterion-weakened", "W contract-superseded"],
     fields: [[0, { subject: "criterion 1", path: NEXT_PATH }]],
@@ -339,6 +343,85 @@ const MARKDOWN: Row[] = [
     },
     codes: ["B criterion-weakened", "W contract-superseded"],
     fields: [[0, { subject: "criterion 3", path: NEXT_PATH }]],
+  },
+  {
+    case: "a supersession whose successor runs on the PR's branch and in scope keeps every criterion (control)",
+    head: { [ORACLE_PATH]: null, [NEXT_PATH]: NEXT },
+    run: { headBranch: "fix/login-loop", scope: new Set([NEXT_PATH]) },
+    codes: ["W contract-superseded"],
+  },
+  {
+    case: "an aborted successor keeps nothing: each blocking criterion is removed, naming it and why",
+    head: {
+      [ORACLE_PATH]: null,
+      [NEXT_PATH]: NEXT.replace("- status: active", "- status: aborted"),
+    },
+    codes: [
+      "B criterion-removed",
+      "B criterion-removed",
+      "B criterion-removed",
+      "W contract-superseded",
+    ],
+    fields: [
+      [
+        0,
+        {
+          path: NEXT_PATH,
+          subject: "criterion 1",
+          message: `criterion 1 (the redirect loop is gone) of ${ORACLE_PATH} could block at base; ${NEXT_PATH} supersedes it but runs nothing: it is aborted (\`status: aborted\`): an aborted contract runs nothing`,
+        },
+      ],
+    ],
+  },
+  {
+    case: "an invalid successor keeps nothing",
+    head: {
+      [ORACLE_PATH]: null,
+      [NEXT_PATH]: NEXT.replace("   EXPECT: LOOP-GONE\n", ""),
+    },
+    also: (fs) => {
+      const removed = fs.filter((f) => f.code === "criterion-removed");
+      expect(removed.map((f) => f.subject)).toEqual(["criterion 1", "criterion 2", "criterion 3"]);
+      expect(removed[0]?.message).toContain("it is invalid");
+    },
+  },
+  {
+    case: "a successor bound to another branch than the PR's keeps nothing",
+    head: { [ORACLE_PATH]: null, [NEXT_PATH]: NEXT },
+    run: { headBranch: "chore/cleanup" },
+    codes: [
+      "B criterion-removed",
+      "B criterion-removed",
+      "B criterion-removed",
+      "W contract-superseded",
+    ],
+    fields: [
+      [
+        "criterion-removed",
+        {
+          message: expect.stringContaining(
+            "`branch: fix/login-loop` binds it to another branch",
+          ) as unknown as string,
+        },
+      ],
+    ],
+  },
+  {
+    case: "a successor outside the run's scope keeps nothing",
+    head: { [ORACLE_PATH]: null, [NEXT_PATH]: NEXT },
+    run: { scope: new Set<string>() },
+    codes: [
+      "B criterion-removed",
+      "B criterion-removed",
+      "B criterion-removed",
+      "W contract-superseded",
+    ],
+    fields: [
+      [
+        "criterion-removed",
+        { message: expect.stringContaining("outside this run's scope") as unknown as string },
+      ],
+    ],
   },
 ];
 
@@ -515,7 +598,7 @@ const JSON_PHASE: Row[] = [
 ];
 
 function check(row: Row) {
-  const found = compare(row.head, row.base);
+  const found = compare(row.head, row.base, row.run);
   if (row.codes !== undefined) {
     const got = codes(found);
     expect(row.unordered ? got.sort() : got).toEqual(

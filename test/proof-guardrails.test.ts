@@ -78,6 +78,7 @@ describe("addedDependencies: every manifest's attack is found, its honest twin i
   it("an added manifest brings every entry; a deleted one none; other files are no manifest", () => {
     const head = read("go", "base", "go.mod");
     expect(added(addedDependencies("go.mod", undefined, head))).toEqual([
+      "a new go.mod @1",
       "github.com/stretchr/testify @5",
       "golang.org/x/text @8",
     ]);

@@ -46,6 +46,11 @@ export async function baseComparison(
       pr,
       changed: scope.changed,
       discovered: scope.discovered,
+      // A successor that will not run here (another branch, outside the scope) keeps nothing.
+      run: {
+        scope: new Set(scope.paths),
+        ...(target.headRef !== undefined ? { headBranch: target.headRef } : {}),
+      },
       ...(workflow ? { workflow } : {}),
     }).catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);

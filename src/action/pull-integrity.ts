@@ -1,6 +1,7 @@
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
+import type { RunContext } from "../integrity/successor-runs.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import { workflowFindings } from "../integrity/workflow-diff.js";
 import { compareWithBase } from "../sides/compare-with-base.js";
@@ -16,6 +17,8 @@ export interface PullIntegrityArgs {
   pr: { number: number; baseSha: string; headSha: string; author?: string };
   changed: readonly ChangedFile[];
   discovered: readonly string[];
+  /** What decides whether a superseding contract runs: the PR's head branch, the contracts in scope. */
+  run?: RunContext;
   /** The workflow running the gate (repository-relative) and the git of the repository's root. */
   workflow?: { path: string; git: Git };
 }
@@ -34,6 +37,7 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     changed: changedPaths(args.changed, args.prefix),
     discovered: args.discovered,
     headCommit: args.pr.headSha,
+    ...(args.run ? { run: args.run } : {}),
   });
   if (args.workflow !== undefined)
     findings.push(...(await workflowChange(args.workflow, base, args.pr.headSha)));

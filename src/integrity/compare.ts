@@ -1,6 +1,6 @@
 import { dirname } from "node:path/posix";
 import type { Contract } from "../model/contract.js";
-import { weakenedFindings } from "./effect.js";
+import { lostCriteria, weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
 import { kiroFindings } from "./kiro-diff.js";
 import {
@@ -14,6 +14,7 @@ import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
 import { contractRemoved } from "./removed.js";
 import { SPEC_KINDS, specFindings } from "./spec-diff.js";
+import { type RunContext, whyNotRun } from "./successor-runs.js";
 import { type Finding, finding } from "./types.js";
 import type { ContractVersion } from "./version.js";
 import { type HeadCitations, legacyResearch, researchRemoved } from "./workphase-diff.js";
@@ -38,7 +39,8 @@ export interface VersionPair {
  * superseded path to the head contract that names it (see `supersededPaths`);
  * `cites` maps a research path to the head plan beside it that cites it;
  * `heads` holds the head contracts that may supersede others, by path;
- * `changed`, the paths the PR changes (relative to the contracts' root), when known.
+ * `changed`, the paths the PR changes (relative to the contracts' root), when known;
+ * `run`, what decides whether a successor runs (its branch, the scope).
  */
 export function compareContracts(
   pairs: readonly VersionPair[],
@@ -46,6 +48,7 @@ export function compareContracts(
   cites: ReadonlyMap<string, HeadCitations> = new Map(),
   heads: ReadonlyMap<string, Contract> = new Map(),
   changed?: ReadonlySet<string>,
+  run: RunContext = {},
 ): Finding[] {
   const out: Finding[] = [];
   for (const pair of pairs) {
@@ -54,15 +57,48 @@ export function compareContracts(
     const { base, head } = pair;
     // By effect: a change no rule above blocks may still leave a blocking criterion behind.
     if (base === undefined || found.some((f) => f.blocking)) continue;
-    const carriers: Contract[] = [];
-    if (head !== undefined && head.contract.kind === base.contract.kind)
-      carriers.push(head.contract);
     const by = supersedes.get(base.path);
     const successor = by === undefined ? undefined : heads.get(by);
+    const idle = successor === undefined ? undefined : whyNotRun(successor, run);
+    const carriers: Contract[] = [];
+    // A rename into the successor (git pairs similar files) makes the head the successor.
+    if (head !== undefined && head.contract.kind === base.contract.kind) {
+      if (idle === undefined || head.path !== successor?.path) carriers.push(head.contract);
+    }
+    if (successor !== undefined && idle !== undefined) {
+      // A successor that runs nothing keeps nothing: what no other carrier keeps is removed.
+      out.push(...removedBySuccessor(base.contract, carriers, successor.path, idle));
+      continue;
+    }
     if (successor !== undefined && successor.path !== head?.path) carriers.push(successor);
     out.push(...weakenedFindings(base.contract, carriers, head?.path ?? successor?.path));
   }
   return out;
+}
+
+/**
+ * One blocking `criterion-removed` per base criterion that could block and
+ * that only a successor which runs nothing would carry: the supersession
+ * took it over and nothing of it runs. It names the successor and why.
+ */
+function removedBySuccessor(
+  base: Contract,
+  carriers: readonly Contract[],
+  successor: string,
+  why: string,
+): Finding[] {
+  return lostCriteria(base, carriers).map((c) =>
+    finding({
+      code: "criterion-removed",
+      contract: successor,
+      kind: base.kind,
+      path: successor,
+      line: 1,
+      subject: `criterion ${c.id}`,
+      message: `criterion ${c.id} (${c.title}) of ${base.path} could block at base; ${successor} supersedes it but runs nothing: ${why}`,
+      before: c.title,
+    }),
+  );
 }
 
 /** The findings of one touched contract by the rules of its kind and form. */

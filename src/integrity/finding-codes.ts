@@ -146,7 +146,7 @@ export const FINDING_CODES = {
   "criterion-removed": {
     blocking: true,
     kinds: "oracle-contract, gates-ledger",
-    doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed.",
+    doc: "A criterion present at base is missing at head; criteria are never deleted, only ABANDONed. Also each criterion that could block of a superseded contract whose successor runs nothing — aborted, invalid, drifted, bound by `branch:` to another branch than the PR's, or outside the run's scope — naming the successor and why it does not run.",
   },
   "criterion-renumbered": {
     blocking: true,
@@ -302,6 +302,11 @@ export const FINDING_CODES = {
     kinds: "pull-request (tamper)",
     doc: "A changed test file's text could not be read on one side (binary, over 1 MiB, not a regular file): the gate cannot tell what changed, so it blocks.",
   },
+  "test-config-changed": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A line the PR adds to a test runner's configuration or plugin file (pytest.ini, pyproject.toml, setup.cfg, tox.ini, conftest.py, vitest/vite/jest/playwright configs, .mocharc) narrows what runs or rewrites how it counts: `-k`, `-m`, `--deselect`, `addopts`, `testPathIgnorePatterns`, `exclude`, `passWithNoTests`, `bail`, reporters, setup files, conftest hooks such as `pytest_runtest_makereport`/`pytest_collection_modifyitems`, a mock of the assertion or runner module. Reported at file:line.",
+  },
   "assertions-fewer": {
     blocking: false,
     kinds: "pull-request (tamper)",
@@ -315,12 +320,24 @@ export const FINDING_CODES = {
   "guardrail-new-dependency": {
     blocking: true,
     kinds: "spec",
-    doc: 'A `## Guardrails` bullet says "no new dependencies" and a manifest (package.json\'s four dependency maps, requirements*.txt, pyproject.toml, go.mod, Cargo.toml) gains a package over its base, read parsed.',
+    doc: 'A `## Guardrails` bullet says "no new dependencies" and a manifest gains a package over its base, read parsed: package.json (its four dependency maps, `overrides`, `resolutions`, `pnpm.overrides`, `bundleDependencies`; an alias or a git, URL or path spec is its target), the lockfiles (package-lock.json, pnpm-lock.yaml, yarn.lock, poetry.lock, uv.lock, Pipfile.lock, Cargo.lock: a package added with no manifest change), requirements*.txt (a new `-r`/`-c`/index option too), pyproject.toml, setup.py and setup.cfg `install_requires`, Pipfile, go.mod, Cargo.toml; a manifest that appears at all counts, even empty.',
   },
   "guardrail-manifest-unreadable": {
     blocking: true,
     kinds: "spec",
     doc: 'A `## Guardrails` bullet says "no new dependencies" and a changed manifest does not read or parse on one side: breaking a manifest\'s syntax must not hide a package.',
+  },
+
+  // What a check runs (docs/integrity.md, "What a check runs")
+  "check-harness-changed": {
+    blocking: true,
+    kinds: "every kind",
+    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion, the file and the entry, base → head.",
+  },
+  "check-harness-unresolved": {
+    blocking: false,
+    kinds: "every kind",
+    doc: "A check's command could not be resolved statically (a command the table does not know, `eval`, a command chosen at run time): a change to what it runs would go unseen, so the check is named with why. Shown when the PR changes a file that is no contract.",
   },
 
   // The pull request itself, whatever its contracts

@@ -57,6 +57,9 @@ export function addedDependencies(
   const known = new Set(base.entries.map((e) => e.id));
   const seen = new Set<string>();
   const added: AddedDependency[] = [];
+  // A manifest that appears at all is a new way to install packages, even while it lists none.
+  if (baseText === undefined)
+    added.push({ id: `a new ${path}`, name: path, section: "file", line: 1 });
   for (const e of head.entries) {
     if (known.has(e.id) || seen.has(e.id)) continue;
     seen.add(e.id);

@@ -1,4 +1,5 @@
 import { parse as parseToml, TomlError } from "smol-toml";
+import { parse as parseYaml } from "yaml";
 
 /**
  * One manifest parsed into the packages it makes a project install. `id` is
@@ -21,7 +22,19 @@ export type ManifestRead =
   | { ok: true; entries: ManifestEntry[] }
   | { ok: false; message: string; line: number };
 
-export type ManifestKind = "package.json" | "requirements" | "pyproject" | "go.mod" | "cargo";
+export type ManifestKind =
+  | "package.json"
+  | "requirements"
+  | "pyproject"
+  | "go.mod"
+  | "cargo"
+  | "setup.py"
+  | "setup.cfg"
+  | "pipfile"
+  | "package-lock"
+  | "pnpm-lock"
+  | "yarn.lock"
+  | "toml-lock";
 
 /** The manifest kind of a repo-relative path, by its file name; `undefined` for any other file. */
 export function manifestKind(path: string): ManifestKind | undefined {
@@ -31,6 +44,19 @@ export function manifestKind(path: string): ManifestKind | undefined {
   if (name === "pyproject.toml") return "pyproject";
   if (name === "go.mod") return "go.mod";
   if (name === "Cargo.toml") return "cargo";
+  if (name === "setup.py") return "setup.py";
+  if (name === "setup.cfg") return "setup.cfg";
+  if (name === "Pipfile") return "pipfile";
+  if (name === "package-lock.json" || name === "npm-shrinkwrap.json") return "package-lock";
+  if (name === "pnpm-lock.yaml") return "pnpm-lock";
+  if (name === "yarn.lock") return "yarn.lock";
+  if (
+    name === "poetry.lock" ||
+    name === "uv.lock" ||
+    name === "Pipfile.lock" ||
+    name === "Cargo.lock"
+  )
+    return "toml-lock";
   return undefined;
 }
 
@@ -52,7 +78,9 @@ export function readManifest(kind: ManifestKind, text: string): ManifestRead {
           ? requirementsTxt(text)
           : kind === "go.mod"
             ? goMod(text)
-            : tomlManifest(kind, text);
+            : kind === "pyproject" || kind === "cargo"
+              ? tomlManifest(kind, text)
+              : otherManifest(kind, text);
     return { ok: true, entries };
   } catch (e) {
     if (e instanceof ManifestError) return { ok: false, message: e.message, line: e.line };
@@ -87,7 +115,7 @@ function packageJson(text: string): ManifestEntry[] {
     );
   }
   if (!isRecord(doc)) throw new ManifestError("package.json is not a JSON object");
-  const out: ManifestEntry[] = [];
+  const out: ManifestEntry[] = [...npmOverrides(doc, text)];
   for (const section of NPM_MAPS) {
     const map = doc[section];
     if (map === undefined) continue;
@@ -315,4 +343,293 @@ export function lineOfKey(text: string, key: string): number {
   const esc = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const m = new RegExp(`["']${esc}["'\\s=:<>~!;\\[,]|^\\s*${esc}\\s*=`, "m").exec(text);
   return m ? lineAt(text, m.index) : 1;
+}
+
+/** An npm spec's id: an alias installs its target; a git, URL or path spec is its source. */
+function npmId(name: string, spec: string): string {
+  const alias = /^npm:((?:@[^/@]+\/)?[^@]+)/.exec(spec);
+  return alias ? (alias[1] as string) : NPM_SOURCE.test(spec) ? `${name} (${spec})` : name;
+}
+
+/**
+ * `overrides` (npm, nested), `resolutions` (yarn), `pnpm.overrides` and
+ * `bundleDependencies`: each swaps in or ships a package the dependency maps
+ * do not show. An override is an entry of its own; pointed at an alias or a
+ * source, it installs that instead, so re-pointing one is a new dependency.
+ */
+function npmOverrides(doc: Record<string, unknown>, text: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  const walk = (map: unknown, section: string, prefix: string) => {
+    if (map === undefined) return;
+    if (!isRecord(map))
+      throw new ManifestError(`"${section}" is not an object`, lineOfKey(text, section));
+    for (const [name, spec] of Object.entries(map)) {
+      const key = prefix === "" ? name : `${prefix}>${name}`;
+      if (isRecord(spec)) walk(spec, section, key);
+      else if (typeof spec === "string") {
+        // npm's "." inside a nested override is the parent itself.
+        const target = name === "." ? prefix : key;
+        out.push({
+          id: `${section} ${target} → ${npmId(target, spec)}`,
+          name: name === "." ? prefix : name,
+          section,
+        });
+      } else
+        throw new ManifestError(
+          `"${section}.${key}" is not a version string`,
+          lineOfKey(text, name),
+        );
+    }
+  };
+  walk(doc.overrides, "overrides", "");
+  walk(doc.resolutions, "resolutions", "");
+  walk(isRecord(doc.pnpm) ? doc.pnpm.overrides : undefined, "pnpm.overrides", "");
+  for (const section of ["bundleDependencies", "bundledDependencies"]) {
+    const list = doc[section];
+    if (list === undefined || typeof list === "boolean") continue;
+    if (!Array.isArray(list))
+      throw new ManifestError(`"${section}" is not an array`, lineOfKey(text, section));
+    for (const name of list)
+      out.push({ id: `bundled ${String(name)}`, name: String(name), section });
+  }
+  return out;
+}
+
+/** setup.py, setup.cfg, Pipfile and the lockfiles: the packages each makes a project install. */
+function otherManifest(kind: ManifestKind, text: string): ManifestEntry[] {
+  switch (kind) {
+    case "setup.py":
+      return setupPy(text);
+    case "setup.cfg":
+      return setupCfg(text);
+    case "pipfile":
+      return pipfile(text);
+    case "package-lock":
+      return packageLock(text);
+    case "pnpm-lock":
+      return pnpmLock(text);
+    case "yarn.lock":
+      return yarnLock(text);
+    default:
+      return tomlLock(text);
+  }
+}
+
+function pep508(req: string, section: string, line?: number): ManifestEntry | undefined {
+  const m = PEP508_NAME.exec(req.trim());
+  if (!m) return undefined;
+  const url = /@\s*(\S+:\/\/\S+)/.exec(req)?.[1];
+  const name = pep503(m[1] as string);
+  return {
+    id: url ? `${name} (${url})` : name,
+    name: m[1] as string,
+    section,
+    ...(line ? { line } : {}),
+  };
+}
+
+/**
+ * setup.py is a program: the string literals inside `install_requires=[…]`,
+ * `setup_requires`, `tests_require` and `extras_require` are read, and a
+ * list built any other way (a variable, a file read) is an entry of its own
+ * saying so, since the gate cannot see what it installs.
+ */
+function setupPy(text: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  for (const m of text.matchAll(
+    /\b(install_requires|setup_requires|tests_require|extras_require)\s*=\s*/g,
+  )) {
+    const section = m[1] as string;
+    const start = (m.index ?? 0) + m[0].length;
+    const open = text[start];
+    if (open !== "[" && open !== "{") {
+      out.push({ id: `${section} (computed)`, name: section, section, line: lineAt(text, start) });
+      continue;
+    }
+    const close = open === "[" ? "]" : "}";
+    let depth = 0;
+    let end = start;
+    for (; end < text.length; end++) {
+      if (text[end] === open) depth++;
+      else if (text[end] === close && --depth === 0) break;
+    }
+    const body = text.slice(start, end);
+    for (const s of body.matchAll(/(["'])([^"'\n]+)\1/g)) {
+      const e = pep508(s[2] as string, section, lineAt(text, start + (s.index ?? 0)));
+      if (e) out.push(e);
+    }
+  }
+  return out;
+}
+
+function setupCfg(text: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  const lines = text.split(/\r?\n/);
+  let section = "";
+  let key: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    const sec = /^\s*\[([^\]]+)\]/.exec(l);
+    if (sec) {
+      section = (sec[1] as string).trim();
+      key = undefined;
+      continue;
+    }
+    const kv = /^([A-Za-z_][\w-]*)\s*=\s*(.*)$/.exec(l);
+    if (kv) {
+      const k = kv[1] as string;
+      const wanted =
+        (section === "options" && /^(install_requires|setup_requires|tests_require)$/.test(k)) ||
+        section === "options.extras_require";
+      key = wanted ? `${section}.${k}` : undefined;
+      if (key && (kv[2] as string).trim() !== "") {
+        const e = pep508(kv[2] as string, key, i + 1);
+        if (e) out.push(e);
+      }
+      continue;
+    }
+    if (key && /^\s+\S/.test(l) && !l.trim().startsWith("#")) {
+      const e = pep508(l.trim(), key, i + 1);
+      if (e) out.push(e);
+    }
+  }
+  return out;
+}
+
+function pipfile(text: string): ManifestEntry[] {
+  const doc = parseToml(text) as Record<string, unknown>;
+  const out: ManifestEntry[] = [];
+  for (const section of ["packages", "dev-packages"]) {
+    const t = doc[section];
+    if (t === undefined) continue;
+    if (!isRecord(t)) throw new ManifestError(`[${section}] is not a table`);
+    for (const [name, spec] of Object.entries(t))
+      out.push({ id: sourced(pep503(name), spec), name, section });
+  }
+  const sources = doc.source;
+  if (Array.isArray(sources))
+    for (const src of sources)
+      if (isRecord(src) && typeof src.url === "string")
+        out.push({ id: `source ${src.url}`, name: src.url, section: "source" });
+  return out;
+}
+
+/** package-lock.json (v1 `dependencies`, v2/v3 `packages`): every package it installs, by name. */
+function packageLock(text: string): ManifestEntry[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ManifestError(`package-lock.json is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isRecord(doc)) throw new ManifestError("package-lock.json is not a JSON object");
+  const out: ManifestEntry[] = [];
+  if (isRecord(doc.packages)) {
+    for (const [path, v] of Object.entries(doc.packages)) {
+      if (path === "") continue;
+      const name =
+        isRecord(v) && typeof v.name === "string" ? v.name : path.replace(/^.*node_modules\//, "");
+      const resolved =
+        isRecord(v) && typeof v.resolved === "string" && !/^https:\/\/registry\./.test(v.resolved)
+          ? v.resolved
+          : undefined;
+      out.push({ id: resolved ? `${name} (${resolved})` : name, name, section: "packages" });
+    }
+  } else if (isRecord(doc.dependencies)) {
+    const walk = (deps: Record<string, unknown>) => {
+      for (const [name, v] of Object.entries(deps)) {
+        out.push({ id: name, name, section: "dependencies" });
+        if (isRecord(v) && isRecord(v.dependencies)) walk(v.dependencies);
+      }
+    };
+    walk(doc.dependencies);
+  }
+  return out;
+}
+
+/** pnpm-lock.yaml: the `packages` keys (`/name@1.0.0`, `name@1.0.0`, `/name/1.0.0`), by name. */
+function pnpmLock(text: string): ManifestEntry[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    throw new ManifestError(`pnpm-lock.yaml does not parse: ${firstLine((e as Error).message)}`);
+  }
+  if (!isRecord(doc)) return [];
+  const out: ManifestEntry[] = [];
+  for (const key of Object.keys(isRecord(doc.packages) ? doc.packages : {})) {
+    const k = key.replace(/^\//, "");
+    const m = /^((?:@[^/@]+\/)?[^@/(]+)[@/]/.exec(k);
+    const name = m ? (m[1] as string) : k;
+    out.push({ id: name, name, section: "packages", line: lineOfKey(text, key) });
+  }
+  return out;
+}
+
+/** yarn.lock (classic and berry): each entry's header names the packages it resolves, by name. */
+function yarnLock(text: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (
+      l === "" ||
+      l.startsWith(" ") ||
+      l.startsWith("#") ||
+      !l.endsWith(":") ||
+      l.startsWith("__metadata")
+    )
+      continue;
+    for (const spec of l.slice(0, -1).split(",")) {
+      const s = spec.trim().replace(/^"|"$/g, "");
+      const m = /^((?:@[^/@]+\/)?[^@]+)@/.exec(s);
+      if (!m) continue;
+      const target = /@npm:((?:@[^/@]+\/)?[^@]+)@/.exec(s)?.[1];
+      const name = target ?? (m[1] as string);
+      out.push({ id: name, name, section: "lock", line: i + 1 });
+    }
+  }
+  return out;
+}
+
+/** poetry.lock, uv.lock, Cargo.lock (`[[package]]` tables) and Pipfile.lock (JSON): every package, by name. */
+function tomlLock(text: string): ManifestEntry[] {
+  if (text.trimStart().startsWith("{")) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new ManifestError(`the lockfile is not valid JSON: ${(e as Error).message}`);
+    }
+    const out: ManifestEntry[] = [];
+    for (const section of ["default", "develop"]) {
+      const t = isRecord(doc) ? doc[section] : undefined;
+      if (isRecord(t))
+        for (const name of Object.keys(t)) out.push({ id: pep503(name), name, section });
+    }
+    return out;
+  }
+  const doc = parseToml(text) as Record<string, unknown>;
+  const pkgs = Array.isArray(doc.package) ? doc.package : [];
+  return pkgs.flatMap((p) =>
+    isRecord(p) && typeof p.name === "string"
+      ? [
+          {
+            id: sourcedLock(p.name, p.source),
+            name: p.name,
+            section: "package",
+            line: lineOfKey(text, p.name),
+          },
+        ]
+      : [],
+  );
+}
+
+function sourcedLock(name: string, source: unknown): string {
+  if (isRecord(source)) {
+    for (const key of ["git", "path", "url", "directory", "editable"])
+      if (typeof source[key] === "string") return `${name} (${key}: ${source[key]})`;
+  }
+  if (typeof source === "string" && !source.startsWith("registry+")) return `${name} (${source})`;
+  return name;
 }

@@ -28,6 +28,10 @@ export const TAMPER_CODES = {
     severity: "blocking",
     hint: "The gate could not read this test file's text (binary, too large or unreadable); it cannot tell what changed.",
   },
+  "test-config-changed": {
+    severity: "blocking",
+    hint: "Undo the configuration change so the tests run and count as before, or have a reviewer approve it.",
+  },
   "assertions-fewer": {
     severity: "warning",
     hint: "Check that no assertion was removed or loosened to make a test pass.",

@@ -1,6 +1,7 @@
 import type { FileChange } from "../sides/diff-files.js";
 import { languageOf, lineIndex, type SourceLanguage, sourceViews } from "./source-text.js";
 import { type TamperFinding, tamperFinding } from "./tamper-codes.js";
+import { configFindings } from "./tamper-config.js";
 import {
   ASSERTION_ROWS,
   ENVIRONMENT_ROWS,
@@ -43,6 +44,15 @@ export function tamperFindings(
       // into source keeps no right to sniff (its base occurrences were in a test).
       const base = change.basePath !== undefined && !baseIsTest ? change.base : undefined;
       environmentFindings(change.headPath, base, change.head, out);
+    }
+    if (change.headPath !== undefined && change.head !== undefined) {
+      out.push(
+        ...configFindings(
+          change.headPath,
+          change.basePath !== undefined ? change.base : undefined,
+          change.head,
+        ),
+      );
     }
   }
   // A test gone from one file and new in another changed test file was moved, not

@@ -9,10 +9,12 @@ import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import type { Git } from "../git/index.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../integrity/compare.js";
 import type { TouchedContract } from "../integrity/pairs.js";
+import type { RunContext } from "../integrity/successor-runs.js";
 import { comparedKind, type Finding } from "../integrity/types.js";
 import { type ContractVersion, version } from "../integrity/version.js";
 import type { HeadCitations } from "../integrity/workphase-diff.js";
 import type { Contract, ContractKind } from "../model/contract.js";
+import { harnessChanges } from "./harness-sides.js";
 import { withOpenspecSides } from "./openspec-sides.js";
 
 export interface CompareOptions {
@@ -31,6 +33,8 @@ export interface CompareOptions {
   headCommit?: string;
   /** The paths the change touches (relative like the contracts): done tasks are checked against them. */
   changed?: ReadonlySet<string>;
+  /** What decides whether a superseding contract runs (the PR's head branch, the run's scope). */
+  run?: RunContext;
 }
 
 /**
@@ -39,6 +43,10 @@ export interface CompareOptions {
  * Throws `GitReadError` when git cannot read either commit.
  */
 export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> {
+  return [...(await contractFindings(opts)), ...(await harnessChanges(opts))];
+}
+
+async function contractFindings(opts: CompareOptions): Promise<Finding[]> {
   const baseVersions = await versionsAtCommit(
     opts.git,
     opts.mergeBase,
@@ -94,6 +102,7 @@ export async function compareWithBase(opts: CompareOptions): Promise<Finding[]> 
     await citingPlans(opts, pairs),
     new Map(oracleHeads.map((c) => [c.path, c])),
     opts.changed,
+    opts.run,
   );
 }
 
@@ -171,7 +180,7 @@ async function citingPlans(
  * is not a regular file there has no entry. One batch of git reads for the
  * contracts, one for the plans beside plan contracts.
  */
-async function versionsAtCommit(
+export async function versionsAtCommit(
   git: Git,
   commit: string,
   paths: readonly string[],

@@ -17,6 +17,15 @@ export interface FileChange {
 
 /** The most bytes of one changed file the diff readings look at; a larger file is unreadable to them. */
 export const DIFF_FILE_LIMIT = 1024 * 1024;
+/** Lockfiles of real projects run to megabytes: "no new dependencies" reads them whole up to this. */
+export const LOCKFILE_LIMIT = 64 * 1024 * 1024;
+const LOCKFILE =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|poetry\.lock|uv\.lock|Pipfile\.lock|Cargo\.lock)$/;
+
+/** How many bytes of `path` a diff reading reads. */
+export function diffLimit(path: string): number {
+  return LOCKFILE.test(path) ? LOCKFILE_LIMIT : DIFF_FILE_LIMIT;
+}
 
 /**
  * One side of a PR's diff (the merge base, or the head): each path's text, or
@@ -40,7 +49,7 @@ export function gitSide(git: Git, commit: string): FileSide {
   return async (paths) => {
     const read = await git.readAt(
       commit,
-      paths.map((path) => ({ path, limit: DIFF_FILE_LIMIT })),
+      paths.map((path) => ({ path, limit: diffLimit(path) })),
     );
     const out = new Map<string, string | undefined>();
     for (const p of paths) {
@@ -59,10 +68,7 @@ export function diskSide(root: string): FileSide {
       try {
         const at = join(root, p);
         const st = await lstat(at);
-        out.set(
-          p,
-          st.isFile() && st.size <= DIFF_FILE_LIMIT ? text(await readFile(at)) : undefined,
-        );
+        out.set(p, st.isFile() && st.size <= diffLimit(p) ? text(await readFile(at)) : undefined);
       } catch {
         out.set(p, undefined);
       }

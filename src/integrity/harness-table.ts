@@ -1,0 +1,72 @@
+import {
+  JS_EXT,
+  JS_RUNNER_CONFIGS,
+  PM_CONFIG_FILES,
+  PYTHON_CONFIG_FILES,
+  STATIC_COMMANDS,
+} from "./harness-resolve.js";
+
+const code = (s: string) => `\`${s}\``;
+
+/**
+ * docs/integrity.md's resolution table: what each command a check runs
+ * resolves to. Generated from the resolver's own lists so the docs cannot
+ * fall behind the code (test/docs.test.ts).
+ */
+export function harnessTable(): string {
+  const configs = Object.entries(JS_RUNNER_CONFIGS)
+    .map(([runner, bases]) => `${code(runner)}: ${bases.map((b) => code(`${b}.*`)).join(", ")}`)
+    .join("; ");
+  const rows: [string, string][] = [
+    [
+      "`npm test`/`start`/`stop`/`restart`, `npm run X`, `pnpm [run] X`, `yarn [run] X`, `bun run X` (`--prefix`, `-C`, `--dir`, `--cwd` honoured)",
+      `\`package.json\` \`scripts.X\` where it runs, with \`scripts.preX\` and \`scripts.postX\` (absent ones too: one the PR adds is a change), each script's commands resolved in turn; ${PM_CONFIG_FILES.map(code).join(", ")} there and at the root, present or added`,
+    ],
+    [
+      "`make [-C dir] [-f file] [X …]`",
+      "the Makefile (`GNUmakefile`, `makefile`, `Makefile`) rule of each target X (a bare `make`: the first target), its prerequisites' rules, every `include`d file whole; each recipe line's commands (and `$(MAKE)`) resolved in turn",
+    ],
+    [
+      "`sh|bash|zsh|dash|ksh FILE`, `bash -c LINE`, `source FILE`, `. FILE`, `./FILE`, `dir/FILE`",
+      "FILE, whole; a `-c` line is resolved as a line",
+    ],
+    [
+      "`node|python|python3|ruby|perl|tsx|ts-node|bun|deno run|php FILE` (`-r`/`--require`/`--import`/`--loader` modules too)",
+      "FILE, whole, and each local module loaded before it; `-c`/`-e` code is in the line itself",
+    ],
+    [
+      "`npx X`, `bunx X`, `pnpx X`, `pnpm exec X`, `pnpm dlx X`, `yarn exec X`",
+      "X resolved as a command",
+    ],
+    [
+      "`vitest`, `jest`, `mocha`, `playwright` (as a command, a script's bin or through `npx`)",
+      `their configuration files where they run (${configs}; any of ${JS_EXT.map(code).join(", ")}), present or added; \`package.json\` \`jest\` for jest; the local \`setupFiles\`, \`setupFilesAfterEnv\`, \`globalSetup\`, \`globalTeardown\`, \`require\` files the configuration names`,
+    ],
+    [
+      "`pytest`, `py.test`, `python -m pytest`",
+      `\`pytest.ini\`, \`.pytest.ini\`, \`pyproject.toml\` \`[tool.pytest]\`, \`setup.cfg\` \`[tool:pytest]\`, \`tox.ini\` \`[pytest]\`, ${PYTHON_CONFIG_FILES.map(code).join(", ")}, present or added; \`conftest.py\` where it runs and in every directory on the path to the tests it names (with no path named: every \`conftest.py\` the PR changes beneath it)`,
+    ],
+    [
+      "`cargo …`",
+      "`.cargo/config` and `.cargo/config.toml` where it runs and in every directory above",
+    ],
+    [
+      "`tox [-e X]`",
+      "`tox.ini` `[testenv]` and `[testenv:X]` (without `-e`: a warning, every environment runs)",
+    ],
+    ["`go …`", "nothing more: the tests themselves are read by the tamper reading"],
+    [
+      STATIC_COMMANDS.map(code).join(", "),
+      "nothing: they run no file of the tree that their line does not name",
+    ],
+    [
+      "`eval`, `$CMD` as a command, `cd $DIR`, `pnpm -r`/`--filter`/`--workspaces`, `include $(VAR)`, any other command",
+      "a `check-harness-unresolved` warning naming the check and why",
+    ],
+  ];
+  return [
+    "| a check's command | what it runs (compared with the base) |",
+    "|---|---|",
+    ...rows.map(([c, r]) => `| ${c} | ${r} |`),
+  ].join("\n");
+}
