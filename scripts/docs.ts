@@ -4,7 +4,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../src/fs/atomic-write.js";
 import { findingCodesTable } from "../src/integrity/finding-codes.js";
 import { PROOF_DOC_BLOCKS } from "../src/proof/tamper-docs.js";
-import { credentialRulesTable } from "../src/report/problem-codes-table.js";
+import { checkEnvTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 import {
   CONTRACT_SCHEMA_FILE,
@@ -27,7 +27,7 @@ async function fill(file: string, name: string, content: string): Promise<void> 
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-await fill("docs/security.md", "credential-rules", credentialRulesTable());
+await fill("docs/security.md", "check-env", checkEnvTable());
 await fill("docs/integrity.md", "integrity-findings", findingCodesTable());
 for (const [name, block] of Object.entries(PROOF_DOC_BLOCKS))
   await fill("docs/proof.md", name, block());

@@ -82,6 +82,8 @@ const SandboxSchema = z.object({
     .optional(),
   warning: z.string().optional(),
   error: z.string().optional(),
+  /** The checks' environment by name (docs/security.md): granted by check-env, withheld. Never values. */
+  checkEnv: z.object({ granted: z.array(z.string()), withheld: z.array(z.string()) }).optional(),
 });
 
 /**

@@ -25,6 +25,8 @@ export const DEFAULT_CHECK_PIDS = 4096;
 /** `host`: the runner's network (service containers on localhost); `none`: loopback only. */
 export type CheckNetwork = "host" | "none";
 export const CHECK_NETWORKS = ["host", "none"] as const;
+/** Network by grant: a check gets loopback only unless the maintainer sets `check-network: host`. */
+export const DEFAULT_CHECK_NETWORK: CheckNetwork = "none";
 
 /** What a check's view holds, as the report names it (docs/security.md). */
 export interface SandboxView {
@@ -66,6 +68,13 @@ export interface SandboxInfo {
   warning?: string;
   /** The boundary was asked for something it cannot give (a `sandbox-read` path missing): no command ran. */
   error?: string;
+  /** The environment's names (never values): what `check-env` granted, what checks did not get. */
+  checkEnv?: CheckEnvNames;
+}
+
+export interface CheckEnvNames {
+  granted: string[];
+  withheld: string[];
 }
 
 export type SandboxExecutor =
@@ -92,7 +101,7 @@ export interface SandboxOptions {
   user?: { uid: number; gid: number };
   /** `sandbox-read`: extra paths checks see read-only (absolute or `~/…`; each must exist). */
   extraReads?: readonly string[];
-  /** Default `host`. */
+  /** Default `none` (DEFAULT_CHECK_NETWORK). */
   network?: CheckNetwork;
   /** `per-check`: never an executor (tests of the fallbacks). Default: executors when possible. */
   executor?: "lane" | "per-check";
@@ -272,7 +281,7 @@ async function findBoundary(
           extraReads: plan.extraReads,
           gitDirs: plan.git.dirs.length,
           hiddenCredentials: plan.git.credentialFiles.length,
-          network: opts.network ?? "host",
+          network: opts.network ?? DEFAULT_CHECK_NETWORK,
         },
         ...(warning && { warning }),
       },
@@ -380,7 +389,7 @@ function hostConfig(
     gitFiles: git.files,
     gitConfigs: git.configs,
     ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
-    network: opts.network ?? "host",
+    network: opts.network ?? DEFAULT_CHECK_NETWORK,
     ...(opts.executor !== undefined && { executor: opts.executor }),
   };
   return { config, plan };
