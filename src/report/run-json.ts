@@ -78,6 +78,8 @@ const SandboxSchema = z.object({
       gitDirs: z.number().int(),
       hiddenCredentials: z.number().int(),
       network: z.enum(["host", "none"]),
+      /** The uid checks ran as. */
+      uid: z.number().int().optional(),
     })
     .optional(),
   warning: z.string().optional(),

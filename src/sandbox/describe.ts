@@ -77,5 +77,11 @@ export function describeView(view: SandboxView): string {
     view.network === "none"
       ? "no network (loopback only; check-network: none)"
       : "the runner's network (check-network: host): checks could reach the network";
-  return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}`;
+  const uid =
+    view.uid === undefined
+      ? ""
+      : view.uid === 0
+        ? " Checks ran as uid 0 (root without capabilities: the gate runs as root)."
+        : ` Checks ran as uid ${view.uid}.`;
+  return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}${uid}`;
 }

@@ -7,6 +7,7 @@ import {
   runCollected,
   runProcess,
 } from "../process/run-process.js";
+import { type CredentialConfigs, credentialConfigs } from "./credential-configs.js";
 import { HostConnection } from "./host-client.js";
 import type { HostConfig } from "./protocol.js";
 import { systemTool, untrustedReason } from "./system-tools.js";
@@ -40,9 +41,11 @@ export interface SandboxView {
   extraReads: string[];
   /** Git directories mounted read-only. */
   gitDirs: number;
-  /** Credential files hidden (`gha-creds-*.json`). */
+  /** Credential files hidden (`gha-creds-*.json`, tools' credential-bearing configs). */
   hiddenCredentials: number;
   network: CheckNetwork;
+  /** The uid checks ran as (0: the gate is root, and so are its checks, without capabilities). */
+  uid?: number;
 }
 
 /** What the run used, for the log, the JSON report and the check run. */
@@ -223,8 +226,9 @@ async function findBoundary(
   }
   let config: HostConfig;
   let plan: ViewPlan;
+  let configs: CredentialConfigs;
   try {
-    ({ config, plan } = hostConfig(opts, extraReads));
+    ({ config, plan, configs } = hostConfig(opts, extraReads));
   } catch (e) {
     return { ok: false, error: `cannot describe the boundary: ${(e as Error).message}` };
   }
@@ -280,8 +284,10 @@ async function findBoundary(
           toolchains: plan.toolchains,
           extraReads: plan.extraReads,
           gitDirs: plan.git.dirs.length,
-          hiddenCredentials: plan.git.credentialFiles.length,
+          // The workspace's credential files and the tools' credential-bearing configs.
+          hiddenCredentials: plan.git.credentialFiles.length + configs.hidden.length,
           network: opts.network ?? DEFAULT_CHECK_NETWORK,
+          uid: config.uid,
         },
         ...(warning && { warning }),
       },
@@ -319,7 +325,7 @@ echo boundary-ok`;
 function hostConfig(
   opts: SandboxOptions,
   extraReads: string[],
-): { config: HostConfig; plan: ViewPlan } {
+): { config: HostConfig; plan: ViewPlan; configs: CredentialConfigs } {
   const env = opts.env;
   const real = (p: string | undefined) => {
     if (!p) return undefined;
@@ -362,6 +368,8 @@ function hostConfig(
     for (const d of plan.git.dirs) if (inTree(d)) hiddenDirs.add(d);
   }
   const hiddenGitFiles = tree ? plan.git.files.filter(inTree) : [];
+  // Tools' global configs in the view that can hold a credential: hidden, /etc/gitconfig sanitized.
+  const configs = credentialConfigs(env);
   const config: HostConfig = {
     root,
     uid: opts.user?.uid ?? process.getuid?.() ?? 0,
@@ -377,6 +385,7 @@ function hostConfig(
       ...ROOT_SOCKETS,
       ...plan.git.credentialFiles,
       ...hiddenGitFiles,
+      ...configs.hidden,
     ],
     readOnly: protect,
     ...(opts.privateTree !== undefined && { privateTree: privateTree(root, opts.privateTree) }),
@@ -387,12 +396,12 @@ function hostConfig(
     binds: plan.binds,
     gitDirs: git.dirs,
     gitFiles: git.files,
-    gitConfigs: git.configs,
+    gitConfigs: [...git.configs, ...configs.sanitized],
     ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
     network: opts.network ?? DEFAULT_CHECK_NETWORK,
     ...(opts.executor !== undefined && { executor: opts.executor }),
   };
-  return { config, plan };
+  return { config, plan, configs };
 }
 
 function privateTree(root: string, asked: { layer?: string }): { layer?: string } {
