@@ -83,8 +83,12 @@ describe("secretValues", () => {
       RUNNER_TEMP: "/home/runner/work/_temp",
       SHORT: "abc",
       GRANTED_OR_NOT: "value-of-length",
+      INPUT_CONTRACTS: ".claude/tasks/contracts/**/*.md",
+      "INPUT_GITHUB-TOKEN": "ghs_input_token_value",
     });
-    expect(values.sort()).toEqual([...Object.values(TEN_SECRETS), "value-of-length"].sort());
+    expect(values.sort()).toEqual(
+      [...Object.values(TEN_SECRETS), "value-of-length", "ghs_input_token_value"].sort(),
+    );
   });
 });
 

@@ -349,7 +349,10 @@ function isAbsolutePath(p: string): boolean {
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
   const open = new Set<string>();
   const notSecret = (name: string) =>
-    envEntryFor(name) !== undefined || NOT_SECRET.some((n) => nameMatches(n, name));
+    envEntryFor(name) !== undefined ||
+    NOT_SECRET.some((n) => nameMatches(n, name)) ||
+    // The gate's own inputs are its configuration (globs, names the report quotes), but its token.
+    (/^INPUT_/i.test(name) && !/TOKEN/i.test(name));
   for (const [name, value] of Object.entries(env))
     if (value !== undefined && notSecret(name)) open.add(value);
   const out = new Set<string>();
