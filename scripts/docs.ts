@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../src/fs/atomic-write.js";
 import { findingCodesTable } from "../src/integrity/finding-codes.js";
 import { harnessTable } from "../src/integrity/harness-table.js";
 import { PROOF_DOC_BLOCKS } from "../src/proof/tamper-docs.js";
-import { credentialRulesTable } from "../src/report/problem-codes-table.js";
+import { checkEnvTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 import {
   CONTRACT_SCHEMA_FILE,
@@ -28,7 +28,7 @@ async function fill(file: string, name: string, content: string): Promise<void> 
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-await fill("docs/security.md", "credential-rules", credentialRulesTable());
+await fill("docs/security.md", "check-env", checkEnvTable());
 await fill("docs/integrity.md", "integrity-findings", findingCodesTable());
 await fill("docs/integrity.md", "harness-resolution", harnessTable());
 for (const [name, block] of Object.entries(PROOF_DOC_BLOCKS))

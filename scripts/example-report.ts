@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadContract } from "../src/load/index.js";
-import { credentialFreeEnv } from "../src/process/env.js";
+import { checkEnv } from "../src/process/env.js";
 import { DEFAULT_CHECK_NAME } from "../src/report/github-text.js";
 import { renderMarkdown } from "../src/report/markdown.js";
 import { runContracts } from "../src/run/engine.js";
@@ -29,7 +29,7 @@ export async function runDemo(): Promise<DemoRun> {
       requireOracles: false,
       oracleTimeoutMs: 120_000,
       regexTimeoutMs: 10_000,
-      env: credentialFreeEnv(process.env),
+      env: checkEnv(process.env).env,
     });
     return { summary, contracts: outcomes };
   } finally {

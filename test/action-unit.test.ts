@@ -4,7 +4,7 @@
  * API, plus the e2e harness's own parsers. The bundled action is covered end
  * to end by action-e2e.test.ts.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkoutAdvice, verifyCheckout } from "../src/action/checkout.js";
@@ -41,6 +41,7 @@ import {
   workflowCommands,
 } from "./helpers/action-harness.js";
 import { BASE_FILES, SPEC_PATH } from "./helpers/proof-repo.js";
+import { TEN_SECRETS } from "./helpers/secrets.js";
 
 // ------------------------------------------------------------------ inputs
 
@@ -694,7 +695,13 @@ function fakeApi(overrides: Partial<GitHubApi> = {}): GitHubApi & { calls: strin
 async function inProcess(
   contract: string | { base: Files; head: Files },
   api: GitHubApi,
-  opts: { fork?: boolean; inputs?: Record<string, string>; prover?: TestProver } = {},
+  opts: {
+    fork?: boolean;
+    inputs?: Record<string, string>;
+    prover?: TestProver;
+    /** The job's own variables besides the runner's. */
+    env?: Record<string, string>;
+  } = {},
 ) {
   const repo = await makeRepo(
     typeof contract === "string" ? { base: {}, head: { [oraclePath("c")]: contract } } : contract,
@@ -730,11 +737,12 @@ async function inProcess(
       GITHUB_REPOSITORY: "acme/widgets",
       GITHUB_WORKSPACE: repo.dir,
       RUNNER_TEMP: temp,
+      ...opts.env,
     },
     github: () => api,
     ...(opts.prover && { prover: opts.prover }),
   });
-  return io;
+  return Object.assign(io, { temp });
 }
 
 const RED = oracleContract("c", [{ title: "fails", check: "echo nope", expect: "MARKER" }]);
@@ -971,6 +979,69 @@ describe("runPost", () => {
         expect.stringMatching(/being created.*GET failed with 502.*re-run this job/),
       ]);
     });
+  });
+});
+
+describe("runAction: the job's variables by grant, redacted from every surface", () => {
+  const value = TEN_SECRETS.DATABASE_URL!;
+  const others = Object.keys(TEN_SECRETS).filter((n) => n !== "DATABASE_URL");
+  const contract = oracleContract("c", [
+    {
+      title: "others",
+      check: `for v in ${others.join(" ")}; do printenv $v && echo PWNED; done; true`,
+      expect: "PWNED",
+    },
+    {
+      title: "prints the granted value in every form",
+      check: `s="$DATABASE_URL"; echo "$s"; printf '%s\\n' "$s" | fold -w 7; printf %s "$s" | base64 -w 0; echo; exit 1`,
+      expect: "NEVER",
+    },
+    {
+      title: "hint",
+      check: `[ -n "$REDIS_URL" ] || { echo "REDIS_URL is not set"; exit 1; }`,
+      expect: "x",
+    },
+  ]);
+
+  it("hands only the granted name over; the check run, comment, summary, log, outputs and JSON report carry no value", async () => {
+    const bodies: string[] = [];
+    const api = fakeApi({
+      completeCheckRun: async (_id, args) => {
+        bodies.push(JSON.stringify(args.output));
+      },
+      upsertStickyComment: async (req) => {
+        bodies.push(req.body);
+        return { action: "created", url: "https://c", deletedDuplicates: 0 };
+      },
+    });
+    const io = await inProcess(contract, api, {
+      inputs: { "check-env": "DATABASE_URL" },
+      env: { ...TEN_SECRETS, REDIS_URL: "redis://:redis-password-1@cache:6379" },
+    });
+    const dir = join(io.temp, "contract-gate");
+    const report = readFileSync(join(dir, readdirSync(dir)[0]!), "utf8");
+    const parsed = JSON.parse(report);
+    const status = Object.fromEntries(
+      parsed.contracts[0].criteria.map((k: { title: string }) => [k.title, k]),
+    );
+    expect(status.others.status).toBe("unmet");
+    expect(status["prints the granted value in every form"].status).toBe("unmet");
+    expect(status.hint.reason).toContain(
+      "`REDIS_URL` is not passed to checks; grant it with `check-env: REDIS_URL`",
+    );
+    expect(parsed.sandbox.checkEnv.granted).toEqual(["DATABASE_URL"]);
+    expect(bodies.length).toBe(2);
+    const surfaces = [...bodies, io.summary, io.log.join("\n"), JSON.stringify(io.outputs), report];
+    // Control: the check printed it, so the report shows where it was redacted.
+    expect(report).toContain("***");
+    for (const text of surfaces) {
+      const flat = text.replace(/[\r\n]|\\[nr]/g, "").replace(/\\(.)/g, "$1");
+      for (const secret of Object.values(TEN_SECRETS)) {
+        expect(flat).not.toContain(secret);
+        expect(flat).not.toContain(Buffer.from(secret).toString("base64"));
+      }
+    }
+    expect(value.length).toBeGreaterThan(8);
   });
 });
 

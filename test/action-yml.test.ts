@@ -28,6 +28,7 @@ const INPUTS = [
   "check-memory-mb",
   "sandbox-read",
   "check-network",
+  "check-env",
   "if-no-contracts",
   "requirement-proof",
   "requirement-map",

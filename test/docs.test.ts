@@ -5,7 +5,7 @@ import { exampleReport } from "../scripts/example-report.js";
 import { FINDING_CODES, findingCodesTable } from "../src/integrity/finding-codes.js";
 import { harnessTable } from "../src/integrity/harness-table.js";
 import { PROBLEM_CODES } from "../src/model/problem-codes.js";
-import { credentialRulesTable } from "../src/report/problem-codes-table.js";
+import { checkEnvTable } from "../src/report/problem-codes-table.js";
 import { runReportJsonSchema } from "../src/report/run-json.js";
 
 const read = (file: string) => readFileSync(file, "utf8");
@@ -29,12 +29,10 @@ describe("docs/integrity.md", () => {
 });
 
 describe("docs/security.md", () => {
-  it("lists every credential rule the process runner applies", () => {
+  it("lists every variable a command gets without a grant (run `npm run docs`)", () => {
     const doc = read("docs/security.md");
-    expect(doc).toContain(
-      `<!-- credential-rules:start -->\n${credentialRulesTable()}\n<!-- credential-rules:end -->`,
-    );
-    expect(doc).toContain("`GITHUB_TOKEN`");
+    expect(doc).toContain(`<!-- check-env:start -->\n${checkEnvTable()}\n<!-- check-env:end -->`);
+    expect(doc).toContain("`DATABASE_URL`");
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/load/index.js";
-import { credentialFreeEnv } from "../src/process/env.js";
+import { checkEnv } from "../src/process/env.js";
 import { type EngineOptions, type Progress, runContracts } from "../src/run/engine.js";
 import { type ContractOutcome, skippedCommands } from "../src/verdict.js";
 import { bashExit, oracleContract, planContract } from "./fixtures/run/contracts.js";
@@ -34,7 +34,7 @@ async function engine(
     requireOracles: false,
     oracleTimeoutMs: 30_000,
     regexTimeoutMs: 10_000,
-    env: credentialFreeEnv(process.env),
+    env: checkEnv(process.env).env,
     ...opts,
   });
   return { root, ...result };

@@ -3,8 +3,6 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { CREDENTIAL_ENV_RULES } from "../src/model/credential-env.js";
-import { credentialFreeEnv } from "../src/process/env.js";
 import { MarkerScanner, TailBuffer } from "../src/process/output.js";
 import { killAllRunning, type ProcessOptions, runProcess } from "../src/process/run-process.js";
 import { tempDir } from "./helpers/tmp.js";
@@ -22,74 +20,6 @@ function reap(pid: number): void {
     process.kill(pid, "SIGKILL");
   } catch {}
 }
-
-describe("credentialFreeEnv", () => {
-  const env = {
-    PATH: "/usr/bin",
-    HOME: "/home/u",
-    CI: "true",
-    GITHUB_TOKEN: "t",
-    GITHUB_REPOSITORY: "o/r",
-    INPUT_X: "x",
-    INPUT_GITHUB_TOKEN: "t",
-    ACTIONS_RUNTIME_TOKEN: "t",
-    ACTIONS_RUNTIME_URL: "u",
-    ACTIONS_ID_TOKEN_REQUEST_URL: "u",
-    ACTIONS_ID_TOKEN_REQUEST_TOKEN: "t",
-    ACTIONS_CACHE_URL: "u",
-    GITHUB_ENV: "/f",
-    GITHUB_OUTPUT: "/f",
-    GITHUB_PATH: "/f",
-    GITHUB_STATE: "/f",
-    GITHUB_STEP_SUMMARY: "/f",
-    MY_SECRET: "s",
-    npm_config__authToken: "t",
-    Db_Password: "p",
-    DEPLOY_PRIVATE_KEY: "k",
-  };
-
-  it("drops credentials and file commands, keeps the rest", () => {
-    expect(Object.keys(credentialFreeEnv(env)).sort()).toEqual([
-      "CI",
-      "GITHUB_REPOSITORY",
-      "HOME",
-      "PATH",
-    ]);
-  });
-
-  it("returns a copy and leaves the input alone", () => {
-    const input = { ...env };
-    const out = credentialFreeEnv(input);
-    expect(out).not.toBe(input);
-    expect(input).toEqual(env);
-  });
-
-  it("exports its rules as data", () => {
-    const patterns = CREDENTIAL_ENV_RULES.map((r) => `${r.match}:${r.pattern}`);
-    expect(patterns).toContain("exact:GITHUB_TOKEN");
-    expect(patterns).toContain("prefix:INPUT_");
-    expect(patterns).toContain("prefix:ACTIONS_");
-    expect(patterns).toContain("contains:PRIVATE_KEY");
-  });
-
-  it("is what a child process sees", async () => {
-    const env = credentialFreeEnv({
-      ...process.env,
-      GITHUB_TOKEN: "t",
-      INPUT_X: "x",
-      ACTIONS_RUNTIME_TOKEN: "t",
-      MY_SECRET: "s",
-    });
-    const run = await runProcess(opts({ file: NODE, args: [join(FIX, "print-env.mjs")], env }));
-    const seen = run.stdout.split("\n");
-    expect(run.kind).toBe("exited");
-    expect(seen).toContain("PATH");
-    expect(seen).toContain("HOME");
-    for (const name of ["GITHUB_TOKEN", "INPUT_X", "ACTIONS_RUNTIME_TOKEN", "MY_SECRET"]) {
-      expect(seen).not.toContain(name);
-    }
-  });
-});
 
 describe("runProcess: how a run ends", () => {
   it("reports the exit code and captures both streams", async () => {

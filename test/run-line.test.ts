@@ -3,7 +3,7 @@ import { cliIntegrity } from "../src/cli/base.js";
 import { findRoot, loadAll } from "../src/cli/shared.js";
 import { companionsOf } from "../src/formats/kinds/companions.js";
 import { openGit } from "../src/git/index.js";
-import { credentialFreeEnv } from "../src/process/env.js";
+import { checkEnv } from "../src/process/env.js";
 import { githubSurfaces, rerunHint } from "../src/report/github-surfaces.js";
 import { integrityTerminal } from "../src/report/integrity.js";
 import { plain } from "../src/report/paint.js";
@@ -118,7 +118,7 @@ describe("one summary line per run, last on every surface", () => {
         requireOracles: false,
         oracleTimeoutMs: 60_000,
         regexTimeoutMs: 10_000,
-        env: credentialFreeEnv(process.env),
+        env: checkEnv(process.env).env,
       });
       const summary = withIntegrity(result.summary, integrity);
       const rerun = rerunHint(7);

@@ -50,7 +50,8 @@ const ATTACKS = (w: World) => [
   },
   {
     title: "file-commands-by-listing",
-    check: `n=0; for f in "$RUNNER_TEMP"/_runner_file_commands/*; do echo BASH_ENV=/tmp/evil2 >> "$f" && n=$((n+1)); done; [ $n -gt 0 ] && echo PWNED`,
+    // By the runner's layout: checks no longer get RUNNER_TEMP, but the path is no secret.
+    check: `n=0; for f in "${w.runnerTemp}"/_runner_file_commands/*; do echo BASH_ENV=/tmp/evil2 >> "$f" && n=$((n+1)); done; [ $n -gt 0 ] && echo PWNED`,
   },
   {
     title: "git-extraheader",

@@ -436,19 +436,47 @@ describe("resolveExtraReads", () => {
   it("parses the action inputs check-network and sandbox-read", () => {
     const get = (inputs: Record<string, string>) => (n: string) =>
       ({ "github-token": "t", ...inputs })[n] ?? "";
-    const ok = parseInputs(get({ "check-network": "none", "sandbox-read": "/opt/x\n~/y" }), {});
+    const ok = parseInputs(get({ "check-network": "host", "sandbox-read": "/opt/x\n~/y" }), {});
     expect(ok.ok && ok.settings).toMatchObject({
-      checkNetwork: "none",
+      checkNetwork: "host",
       sandboxRead: ["/opt/x", "~/y"],
     });
+    // Network by grant: without the input, checks get loopback only.
     expect(parseInputs(get({}), {})).toMatchObject({
-      settings: { checkNetwork: "host", sandboxRead: [] },
+      settings: { checkNetwork: "none", sandboxRead: [], checkEnv: [] },
     });
     const bad = parseInputs(get({ "check-network": "off", "sandbox-read": "data" }), {});
     expect(bad.ok ? [] : bad.errors).toEqual([
       "Input 'sandbox-read' path 'data' is not absolute. Write it as /path or ~/path.",
       "Input 'check-network' is 'off'. Allowed values: host, none.",
     ]);
+  });
+});
+
+describe("check-env", () => {
+  const get = (inputs: Record<string, string>) => (n: string) =>
+    ({ "github-token": "t", ...inputs })[n] ?? "";
+
+  it("parses the action input: names by line or comma", () => {
+    const ok = parseInputs(get({ "check-env": "DATABASE_URL\nREDIS_URL, API_KEY" }), {});
+    expect(ok.ok && ok.settings.checkEnv).toEqual(["DATABASE_URL", "REDIS_URL", "API_KEY"]);
+  });
+
+  it("refuses a value or the runner's machinery, in the input's spelling", () => {
+    const bad = parseInputs(get({ "check-env": "DATABASE_URL=x\nGITHUB_ENV" }), {});
+    expect(bad.ok ? [] : bad.errors).toEqual([
+      "Input 'check-env': 'DATABASE_URL=x' gives a value: name the variable only (its value comes from the job's environment).",
+      "Input 'check-env': 'GITHUB_ENV' cannot be granted: a file command: a check could set the job's environment.",
+    ]);
+  });
+
+  it("refuses the same as a CLI usage error, and the help names the flag", async () => {
+    const root = tempDir();
+    const bad = await runCli(["run", "--root", root, "--check-env", "A=b"], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--check-env: 'A=b' gives a value");
+    const help = await runCli(["run", "--help"], root);
+    expect(help.stdout).toContain("--check-env NAME,NAME");
   });
 });
 

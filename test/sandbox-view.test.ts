@@ -478,8 +478,9 @@ describe("check-network and sandbox-read", () => {
     await new Promise<void>((r) => abstract.listen(name.replace("\\0", "\0"), r));
     const port = (tcp.address() as { port: number }).port;
     try {
-      const host = await openSandbox(options(root));
-      const none = await openSandbox(options(root, { network: "none" }));
+      const host = await openSandbox(options(root, { network: "host" }));
+      // The default: network by grant.
+      const none = await openSandbox(options(root));
       try {
         expect(host.info.view?.network).toBe("host");
         expect(none.info.view?.network).toBe("none");
@@ -494,7 +495,10 @@ describe("check-network and sandbox-read", () => {
           "ERR ECONNREFUSED",
         );
         expect((await none.run(node(root, selfLoop))).stdout).toContain("self");
-        expect(describeSandbox(none.info).line).toContain("no network (loopback only)");
+        expect(describeSandbox(none.info).line).toContain(
+          "no network (loopback only; check-network: none)",
+        );
+        expect(describeSandbox(host.info).line).toContain("checks could reach the network");
       } finally {
         host.close();
         none.close();

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/load/index.js";
-import { credentialFreeEnv } from "../src/process/env.js";
+import { checkEnv } from "../src/process/env.js";
 import { runContracts } from "../src/run/engine.js";
 import { tempDir, writeTree } from "./helpers/tmp.js";
 
@@ -23,7 +23,7 @@ async function run(spec: string, extra: Record<string, string> = {}) {
     requireOracles: false,
     oracleTimeoutMs: 30_000,
     regexTimeoutMs: 10_000,
-    env: credentialFreeEnv(process.env),
+    env: checkEnv(process.env).env,
   });
   const outcome = result.contracts[0]!;
   const by = (id: string) => {
@@ -111,7 +111,7 @@ describe("a spec's criteria", () => {
       requireOracles: false,
       oracleTimeoutMs: 30_000,
       regexTimeoutMs: 10_000,
-      env: credentialFreeEnv(process.env),
+      env: checkEnv(process.env).env,
     });
     const q = result.contracts[0]!.criteria.find((c) => c.id === "Q1");
     expect(q).toMatchObject({

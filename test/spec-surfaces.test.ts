@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "vitest";
 import { loadContract } from "../src/load/index.js";
-import { credentialFreeEnv } from "../src/process/env.js";
+import { checkEnv } from "../src/process/env.js";
 import { checkRunOutput, rerunHint } from "../src/report/github-surfaces.js";
 import { plain } from "../src/report/paint.js";
 import { renderTerminal } from "../src/report/terminal.js";
@@ -60,7 +60,7 @@ async function surfaces() {
     requireOracles: false,
     oracleTimeoutMs: 30_000,
     regexTimeoutMs: 10_000,
-    env: credentialFreeEnv(process.env),
+    env: checkEnv(process.env).env,
   });
   return { result };
 }

@@ -1,12 +1,14 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
+import { parseEnvGrant } from "../process/env.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import {
   CHECK_NETWORKS,
   type CheckNetwork,
   DEFAULT_CHECK_MEMORY_MB,
+  DEFAULT_CHECK_NETWORK,
   SANDBOX_MODES,
   type SandboxMode,
 } from "../sandbox/index.js";
@@ -52,8 +54,10 @@ export interface ActionSettings {
   checkMemoryMb: number;
   /** Extra paths checks may read (read-only): absolute or `~/…`; existence is checked when the sandbox opens. */
   sandboxRead: string[];
-  /** `host`: the runner's network; `none`: each check gets loopback only. */
+  /** `none` (default): each check gets loopback only; `host`: the runner's network. */
   checkNetwork: CheckNetwork;
+  /** `check-env`: names of the job's variables checks get besides the built environment (docs/security.md). */
+  checkEnv: string[];
   /** The conclusion when the `contracts` globs match no file at all (always said loudly). */
   ifNoContracts: "neutral" | "failure";
   /** The requirement proof's inputs (docs/proof.md): `requirement-proof`, `test-tamper`, `test-command`, `test-files`, `test-timeout-seconds`. */
@@ -77,7 +81,8 @@ export const INPUT_DEFAULTS = {
   sandbox: "auto",
   "check-memory-mb": String(DEFAULT_CHECK_MEMORY_MB),
   "sandbox-read": "",
-  "check-network": "host",
+  "check-network": DEFAULT_CHECK_NETWORK,
+  "check-env": "",
   "if-no-contracts": "neutral",
   "requirement-proof": "on",
   "requirement-map": "optional",
@@ -158,6 +163,8 @@ export function parseInputs(
     if (!p.startsWith("/") && p !== "~" && !p.startsWith("~/"))
       errors.push(`Input 'sandbox-read' path '${p}' is not absolute. Write it as /path or ~/path.`);
   }
+  const grant = parseEnvGrant(splitPathList(get("check-env")));
+  if (!grant.ok) for (const e of grant.errors) errors.push(`Input 'check-env': ${e}.`);
   const testFiles = raw("test-files")
     .split(/\n/)
     .map((g) => g.trim())
@@ -210,6 +217,7 @@ export function parseInputs(
     checkMemoryMb: positive("check-memory-mb", DEFAULT_CHECK_MEMORY_MB, 1024 * 1024),
     sandboxRead,
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
+    checkEnv: grant.ok ? grant.names : [],
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
     proof,
     shard,

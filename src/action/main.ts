@@ -5,8 +5,10 @@ import { type Git, openGit } from "../git/index.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import { workflowPathOf } from "../integrity/workflow-diff.js";
 import { type BaseSide, loadContracts } from "../load/index.js";
+import { secretValues } from "../process/env.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
+import { redactorFor } from "../report/redact.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { blockModified } from "../scope/committed.js";
 import { baseSide } from "../sides/base-side.js";
@@ -21,6 +23,7 @@ import { mergeShards } from "./merge-shards.js";
 import { proveStage } from "./proof.js";
 import { publish } from "./publish.js";
 import { readRun } from "./read-run.js";
+import { redactingGitHub, redactingIO } from "./redacting.js";
 import { reportRun } from "./report.js";
 import { type ChecksRun, runChecks, startSandbox } from "./run-checks.js";
 import { runShard } from "./shard.js";
@@ -55,14 +58,12 @@ export interface ActionDeps {
  * it stands down); the step's pass/fail otherwise follows the contracts, and
  * a reporting failure is a warning, never a verdict change.
  */
-export async function runAction({
-  io,
-  env,
-  github,
-  sandboxHost,
-  protect,
-  prover,
-}: ActionDeps): Promise<void> {
+export async function runAction(deps: ActionDeps): Promise<void> {
+  const { env, sandboxHost, protect, prover } = deps;
+  // Every edge redacts the job's secret values: what a check printed is published nowhere.
+  const redact = redactorFor(secretValues(env));
+  const io = redactingIO(deps.io, redact);
+  const github = redactingGitHub(deps.github, redact);
   let sandbox: Promise<Sandbox> | undefined;
   /** Each stage's wall time and the RSS after it, in the debug log (ACTIONS_STEP_DEBUG): where a slow run spends it. */
   const stage = async <T>(name: string, body: () => Promise<T>): Promise<T> => {
@@ -90,6 +91,7 @@ export async function runAction({
       await stage("shard", () =>
         runShard({
           io,
+          redact,
           env,
           runner,
           settings: sharded,
@@ -198,6 +200,7 @@ export async function runAction({
     const report = await stage("report", () =>
       reportRun({
         io,
+        redact,
         runner,
         settings,
         scope,

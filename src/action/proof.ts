@@ -2,11 +2,11 @@ import { type Git, GitReadError } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { Contract } from "../model/contract.js";
-import { credentialFreeEnv } from "../process/env.js";
 import { withProofFindings } from "../proof/findings.js";
 import { gitSide, type ProofResult, proveRequirements, type TestProver } from "../proof/index.js";
 import { sandboxRunners } from "../proof/run/index.js";
 import { runningTestProver } from "../proof/run/prover.js";
+import { checkEnvIn } from "../sandbox/check-env.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { findApproval } from "./approval.js";
 import type { Scope } from "./collect.js";
@@ -109,7 +109,7 @@ export async function proveContracts(args: ProveArgs): Promise<ProofResult> {
       context: {
         root: settings.workingDirectory,
         git,
-        env: credentialFreeEnv(args.env),
+        env: checkEnvIn(args.env, settings.checkEnv, sandbox?.info).env,
         ...(sandbox && {
           runProcess: sandbox.run,
           commands: commandPolicy(

@@ -7,6 +7,7 @@ import type { SpecProof } from "../proof/types.js";
 import { integrityTerminal } from "../report/integrity.js";
 import { plain } from "../report/paint.js";
 import { proofTerminal } from "../report/proof.js";
+import { noRedaction, type Redact, redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { withScope } from "../scope/scope-reason.js";
@@ -35,6 +36,8 @@ export interface GateReport {
  */
 export async function reportRun(args: {
   io: ActionIO;
+  /** The job's secret values out of the JSON report (the io redacts the rest). */
+  redact?: Redact;
   runner: RunnerEnv;
   settings: ActionSettings;
   scope: Scope;
@@ -73,11 +76,14 @@ export async function reportRun(args: {
     // Exactly schema/run-report.schema.json (no extra keys): removed contracts are in the summaries.
     await writeFileAtomic(
       reportPath,
-      runReportJsonChunks(summary, outcomes, {
-        ...(run.sandbox && { sandbox: run.sandbox }),
-        ...(integrity && { integrity }),
-        proof,
-      }),
+      redactChunks(
+        runReportJsonChunks(summary, outcomes, {
+          ...(run.sandbox && { sandbox: run.sandbox }),
+          ...(integrity && { integrity }),
+          proof,
+        }),
+        args.redact ?? noRedaction,
+      ),
     );
   } catch (e) {
     io.warning(`contract-gate: could not write the JSON report: ${(e as Error).message}`);

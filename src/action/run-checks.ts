@@ -1,6 +1,6 @@
 import type { Contract } from "../model/contract.js";
-import { credentialFreeEnv } from "../process/env.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
+import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import { openSandbox, type Sandbox, type SandboxInfo } from "../sandbox/index.js";
 import { isUntrusted, type Target } from "./event.js";
@@ -73,7 +73,10 @@ export async function runChecks(args: {
     return { result };
   }
   const untrusted = isUntrusted(target);
-  const sandbox = await args.sandbox;
+  const started = await args.sandbox;
+  // Built for this sandbox's view; the same for the proof's runs (proof.ts).
+  const built = checkEnvIn(env, settings.checkEnv, started.info);
+  const sandbox = withEnvNames(started, built);
   // From here on, however this ends, the sandbox host is closed (finally below).
   try {
     const sandboxText = describeSandbox(sandbox.info);
@@ -88,7 +91,8 @@ export async function runChecks(args: {
       requireOracles: settings.requireOracles,
       oracleTimeoutMs: settings.timeoutSeconds * 1000,
       regexTimeoutMs: 10_000,
-      env: credentialFreeEnv(env),
+      env: built.env,
+      envHints: envHintsOf(built, sandbox.info, "action"),
       runProcess: sandbox.run,
       commands,
       ...(settings.untrustedCommands === "sandbox" &&

@@ -8,6 +8,7 @@ import { loadContracts } from "../load/index.js";
 import { VERSION } from "../model/version.js";
 import type { TestProver } from "../proof/prover.js";
 import { plain } from "../report/paint.js";
+import { noRedaction, type Redact, redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { blockModified } from "../scope/committed.js";
@@ -33,6 +34,8 @@ import { runChecks, startSandbox } from "./run-checks.js";
  */
 export async function runShard(args: {
   io: ActionIO;
+  /** The job's secret values out of the shard's report (the io redacts the rest). */
+  redact?: Redact;
   env: NodeJS.ProcessEnv;
   runner: RunnerEnv;
   settings: ActionSettings & { shard: ShardSpec };
@@ -98,16 +101,19 @@ export async function runShard(args: {
     await mkdir(dir, { recursive: true });
     await writeFileAtomic(
       path,
-      runReportJsonChunks(
-        summary,
-        outcomes,
-        {
-          ...(run.sandbox && { sandbox: run.sandbox }),
-          proof: proof.specs,
-          shard: block,
-        },
-        // Data for the merge job, not for reading: one line (docs/sharding.md, "Cost").
-        { compact: true },
+      redactChunks(
+        runReportJsonChunks(
+          summary,
+          outcomes,
+          {
+            ...(run.sandbox && { sandbox: run.sandbox }),
+            proof: proof.specs,
+            shard: block,
+          },
+          // Data for the merge job, not for reading: one line (docs/sharding.md, "Cost").
+          { compact: true },
+        ),
+        args.redact ?? noRedaction,
       ),
     );
   } catch (e) {

@@ -36,7 +36,7 @@ async function judge(
   run: ProcessOutcome,
   ctx: ExecutionContext,
 ): Promise<CheckResult> {
-  const { exitCode, pass, partial, unmet } = processResults(run, tailDetail(run));
+  const { exitCode, pass, partial, unmet } = processResults(run, tailDetail(run), ctx);
 
   const notRun = notRunReason(run, check.command, `${check.timeoutMs} ms`, check.cwd ?? ".");
   if (notRun !== undefined) return partial(notRun);

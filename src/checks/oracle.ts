@@ -47,6 +47,7 @@ async function judge(
   const { exitCode, pass, partial, unmet } = processResults(
     run,
     run.combinedTail === "" ? "(no output)" : run.combinedTail,
+    ctx,
   );
 
   const notRun = notRunReason(run, "bash", `${seconds(ctx.oracleTimeoutMs)} s`, check.cwd ?? ".");

@@ -1,5 +1,6 @@
+import { envHint } from "../process/env-hints.js";
 import type { ProcessOutcome } from "../process/run-process.js";
-import type { CheckResult } from "./types.js";
+import type { CheckResult, RunSettings } from "./types.js";
 
 /** A check that could not run: never a pass, never a verdict on the code either. */
 export function executionError(reason: string, durationMs = 0): CheckResult {
@@ -8,9 +9,15 @@ export function executionError(reason: string, durationMs = 0): CheckResult {
 
 /**
  * Result builders for a process check that ran: every result carries the run's
- * duration, output tail, `detail` and exit code (when it exited normally).
+ * duration, output tail, `detail` and exit code (when it exited normally). A
+ * result that is not a pass carries the environment's hint (a withheld
+ * variable its output names, a network failure with the network off).
  */
-export function processResults(run: ProcessOutcome, detail: string) {
+export function processResults(
+  run: ProcessOutcome,
+  detail: string,
+  settings?: Pick<RunSettings, "envHints">,
+) {
   const exitCode = run.kind === "exited" && run.exitCode !== null ? run.exitCode : undefined;
   const base = {
     durationMs: run.durationMs,
@@ -18,15 +25,20 @@ export function processResults(run: ProcessOutcome, detail: string) {
     detail,
     ...(exitCode !== undefined && { exitCode }),
   };
+  const hint = settings?.envHints && envHint(run.combinedTail, settings.envHints);
+  const hinted = (reason: string) => (hint === undefined ? reason : `${reason}; ${hint}`);
   return {
     exitCode,
     pass: (reason: string): CheckResult => ({ ...base, result: "pass", reason }),
-    partial: (reason: string): CheckResult => ({ ...executionError(reason), ...base }),
+    partial: (reason: string): CheckResult => ({
+      ...executionError(hinted(reason)),
+      ...base,
+    }),
     unmet: (reason: string): CheckResult => ({
       ...base,
       result: "fail",
       failureReason: "verification-criteria-unmet",
-      reason,
+      reason: hinted(reason),
     }),
   };
 }

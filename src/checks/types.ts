@@ -1,4 +1,5 @@
 import type { Check } from "../model/contract.js";
+import type { EnvHintContext } from "../process/env-hints.js";
 import type { ProcessRunner } from "../process/run-process.js";
 
 /**
@@ -36,8 +37,10 @@ export interface RunSettings {
   oracleTimeoutMs: number;
   /** Bound for one regex operation (grep over the tree, a stdout match), milliseconds. */
   regexTimeoutMs: number;
-  /** Environment for executed commands, already stripped of credentials. */
+  /** Environment for executed commands: the built one (process/env.ts), never the job's. */
   env: NodeJS.ProcessEnv;
+  /** What the environment withheld, for the hint on a failing check; none: no hint. */
+  envHints?: EnvHintContext;
   /** Aborted on Ctrl-C: executors kill their process trees and settle. */
   signal: AbortSignal;
 }

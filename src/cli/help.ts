@@ -98,8 +98,13 @@ ${DISCOVERY}
   --sandbox-read PATH       a path checks may also read (read-only), besides the tree, the system
                             directories and the toolchains under $HOME (absolute or ~/...;
                             repeatable or comma-separated); a missing path is a usage error
-  --check-network MODE      host (default): checks share the runner's network (service
-                            containers on localhost); none: loopback only, per check
+  --check-network MODE      none (default): loopback only, per check (a check may serve and
+                            test on 127.0.0.1); host: checks share the runner's network
+                            (service containers on localhost)
+  --check-env NAME,NAME     environment variables checks get besides the built environment
+                            (PATH, HOME, locale, CI, workflow context, toolchain directories;
+                            docs/security.md); values come from this environment and are
+                            never shown; repeatable or comma-separated
   --requirement-proof MODE  on (default): requirement specs' mapped tests are proved fail-to-pass
                             against --base (docs/proof.md); off: they stay awaiting proof
   --requirement-map MODE    optional (default): a spec without a ## Requirement Map is gated on

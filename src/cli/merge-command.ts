@@ -3,7 +3,7 @@ import { isRequirementSpec } from "../formats/kinds/index.js";
 import { openGit } from "../git/index.js";
 import { loadContracts } from "../load/index.js";
 import { VERSION } from "../model/version.js";
-import { credentialFreeEnv } from "../process/env.js";
+import { checkEnv } from "../process/env.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { UsageError } from "../scope/discover.js";
 import { mergeShardReports } from "../shard/merge.js";
@@ -17,6 +17,7 @@ import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
+import { cliRedactor, redactingCliIO } from "./redacting.js";
 import { proofFlags } from "./run-command.js";
 import { headCommit } from "./shard.js";
 import { findRoot, scopePaths } from "./shared.js";
@@ -42,7 +43,9 @@ const OPTIONS = {
  * discovery options the shards had; any shard missing, invalid or
  * inconsistent is a failing row (exit 1), never a green merge.
  */
-export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
+export async function mergeCommand(args: string[], rawIO: CliIO): Promise<number> {
+  // The legs redacted their reports; the merge redacts what it prints all the same.
+  const io = redactingCliIO(rawIO, cliRedactor(rawIO));
   const { values, positionals } = parseCommandArgs(args, OPTIONS, ["markdown-budget"]);
   if (values.help) {
     io.stdout(COMMAND_HELP.merge!);
@@ -77,7 +80,8 @@ export async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     integrity: await cliIntegrity(git, values.base, values.contracts),
     contracts: await loadContracts(root, scope.filter(isRequirementSpec)),
     options: proofOptions,
-    env: credentialFreeEnv(io.env),
+    // The merge runs no test itself (the legs did); the environment is the built one all the same.
+    env: checkEnv(io.env).env,
   });
 
   const got = await reading;

@@ -1,17 +1,20 @@
 import { availableParallelism } from "node:os";
 import { openGit } from "../git/index.js";
-import { credentialFreeEnv } from "../process/env.js";
+import { parseEnvGrant } from "../process/env.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { sandboxRunners } from "../proof/run/index.js";
 import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
+import { redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
+import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
 import {
   CHECK_NETWORKS,
   type CheckNetwork,
   DEFAULT_CHECK_MEMORY_MB,
+  DEFAULT_CHECK_NETWORK,
   openSandbox,
   SANDBOX_MODES,
   type SandboxMode,
@@ -26,6 +29,7 @@ import { COMMAND_HELP } from "./help.js";
 import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
+import { cliRedactor, redactingCliIO } from "./redacting.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
 import { committedOnly, findRoot, loadScope, namedPaths } from "./shared.js";
 
@@ -50,6 +54,7 @@ const OPTIONS = {
   "check-memory-mb": { type: "string" },
   "sandbox-read": { type: "string", multiple: true },
   "check-network": { type: "string" },
+  "check-env": { type: "string", multiple: true },
   "requirement-proof": { type: "string" },
   "requirement-map": { type: "string" },
   "test-tamper": { type: "boolean" },
@@ -71,7 +76,10 @@ const NUMERIC = [
   "test-timeout-seconds",
 ];
 
-export async function runCommand(args: string[], io: CliIO): Promise<number> {
+export async function runCommand(args: string[], rawIO: CliIO): Promise<number> {
+  // Every surface this run writes (terminal, report file, write-back) redacts the job's secret values.
+  const redact = cliRedactor(rawIO);
+  const io = redactingCliIO(rawIO, redact);
   const { values, positionals } = parseCommandArgs(args, OPTIONS, NUMERIC);
   if (values.help) {
     io.stdout(COMMAND_HELP.run!);
@@ -119,12 +127,15 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     );
   }
 
-  const network = values["check-network"] ?? "host";
+  const network = values["check-network"] ?? DEFAULT_CHECK_NETWORK;
   if (!(CHECK_NETWORKS as readonly string[]).includes(network)) {
     throw new UsageError(
       `--check-network '${network}' is not one of ${CHECK_NETWORKS.join(", ")}${didYouMean(network, CHECK_NETWORKS)}`,
     );
   }
+
+  const grant = parseEnvGrant(values["check-env"] ?? []);
+  if (!grant.ok) throw new UsageError(`--check-env: ${grant.errors.join("; ")}`);
 
   const proofOptions = proofFlags(values);
 
@@ -180,7 +191,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
     network: network as CheckNetwork,
     ...(io.protect && { protect: io.protect }),
   };
-  const sandbox = await openSandbox({ ...sandboxOptions, root });
+  const opened = await openSandbox({ ...sandboxOptions, root });
+  // One environment for every command this run starts: checks, oracles and the proof's test runs.
+  const built = checkEnvIn(io.env, grant.names, opened.info);
+  const sandbox = withEnvNames(opened, built);
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   let result: EngineResult;
@@ -191,7 +205,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       integrity: baseReport,
       contracts,
       options: proofOptions,
-      env: credentialFreeEnv(io.env),
+      env: built.env,
       runProcess: sandbox.run,
       // Each of the proof's runs in a sandbox of its own: a private tree over the checkout (a copy without a boundary).
       prover: runningTestProver(sandboxRunners(sandboxOptions)),
@@ -203,7 +217,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       requireOracles: values["require-oracles"] === true,
       oracleTimeoutMs: timeoutSeconds * 1000,
       regexTimeoutMs,
-      env: credentialFreeEnv(io.env),
+      env: built.env,
+      envHints: envHintsOf(built, sandbox.info, "cli"),
       runProcess: sandbox.run,
       ...(io.signal ? { signal: io.signal } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
@@ -222,6 +237,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   if (!values["no-write"]) {
     const failures = await writeResults(root, proved.proof.contracts, result.contracts, {
+      redact,
       oracleTimeoutMs: timeoutSeconds * 1000,
       now: new Date(),
     });
@@ -248,7 +264,10 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       values["report-file"],
       sharded?.block,
       // A shard's file is data for the merge, on one line; any other is for reading.
-      runReportJsonChunks(result.summary, outcomes, extras, { compact: sharded !== undefined }),
+      redactChunks(
+        runReportJsonChunks(result.summary, outcomes, extras, { compact: sharded !== undefined }),
+        redact,
+      ),
     );
     io.stderr(`contract-gate: report written to ${written}\n`);
   }

@@ -10,6 +10,8 @@ export const WEAKENING_INPUTS = [
   "scope",
   "untrusted-commands",
   "check-network",
+  // A granted variable reaches the PR's code (and from there, under check-network: host, anywhere).
+  "check-env",
   // The requirement proof: turned off, its tests decide nothing; narrowed, fewer tests are read.
   "requirement-proof",
   // Required, a spec without a map blocks; made optional, it no longer does.

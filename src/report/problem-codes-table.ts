@@ -1,4 +1,4 @@
-import { CREDENTIAL_ENV_RULES } from "../model/credential-env.js";
+import { CHECK_ENV_TABLE } from "../model/check-env.js";
 import { PROBLEM_CODES } from "../model/problem-codes.js";
 
 /** docs/contracts.md's problem-code table, generated so the docs cannot fall behind the code. */
@@ -9,8 +9,17 @@ export function problemCodesTable(): string {
   return ["| code | severity | kind | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }
 
-/** docs/security.md's table of environment variables removed before any command runs. */
-export function credentialRulesTable(): string {
-  const rows = CREDENTIAL_ENV_RULES.map((r) => `| ${r.match} | \`${r.pattern}\` | ${r.why} |`);
-  return ["| match | name | why |", "|---|---|---|", ...rows].join("\n");
+const VALUE_RULE = {
+  "as-is": "as the job has it",
+  directory: "an absolute path inside the check's view, else withheld",
+  "path-list": "the entries that are absolute paths inside the check's view",
+} as const;
+
+/** docs/security.md's table of the variables every command gets: generated from CHECK_ENV_TABLE. */
+export function checkEnvTable(): string {
+  const rows = CHECK_ENV_TABLE.map(
+    (e) =>
+      `| \`${e.name}${e.prefix ? "*" : ""}\` | ${e.group} | ${VALUE_RULE[e.value]} | ${e.why} |`,
+  );
+  return ["| name | kind | value | why |", "|---|---|---|---|", ...rows].join("\n");
 }

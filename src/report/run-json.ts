@@ -78,10 +78,14 @@ const SandboxSchema = z.object({
       gitDirs: z.number().int(),
       hiddenCredentials: z.number().int(),
       network: z.enum(["host", "none"]),
+      /** The uid checks ran as. */
+      uid: z.number().int().optional(),
     })
     .optional(),
   warning: z.string().optional(),
   error: z.string().optional(),
+  /** The checks' environment by name (docs/security.md): granted by check-env, withheld. Never values. */
+  checkEnv: z.object({ granted: z.array(z.string()), withheld: z.array(z.string()) }).optional(),
 });
 
 /**

@@ -11,6 +11,7 @@ import { citationsFor } from "../formats/evidence/index.js";
 import type { Check, Contract, Criterion, Problem } from "../model/contract.js";
 import type { Citation } from "../model/evidence.js";
 import { sortProblems } from "../model/problems.js";
+import type { EnvHintContext } from "../process/env-hints.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import {
   type CheckOutcome,
@@ -36,8 +37,10 @@ export interface EngineOptions {
   requireOracles: boolean;
   oracleTimeoutMs: number;
   regexTimeoutMs: number;
-  /** Environment for executed commands; must already be credential-free. */
+  /** Environment for executed commands: the built one (process/env.ts). */
   env: NodeJS.ProcessEnv;
+  /** What the environment withheld: a failing check whose output names it says how to grant it. */
+  envHints?: EnvHintContext;
   signal?: AbortSignal;
   /** Where command checks run (the run's sandbox); plain processes when absent. */
   runProcess?: ProcessRunner;
@@ -83,6 +86,7 @@ export async function runContracts(
     oracleTimeoutMs: opts.oracleTimeoutMs,
     regexTimeoutMs: opts.regexTimeoutMs,
     env: opts.env,
+    ...(opts.envHints && { envHints: opts.envHints }),
     signal,
     files,
     processSlot: (fn) => limit(fn),

@@ -1,4 +1,4 @@
-import type { SandboxInfo, SandboxView } from "./info.js";
+import type { CheckEnvNames, SandboxInfo, SandboxView } from "./info.js";
 
 /**
  * How a run's sandbox reads in the log, the check run, the comment and the
@@ -7,8 +7,32 @@ import type { SandboxInfo, SandboxView } from "./info.js";
  * what the view holds, so a maintainer can see the boundary.
  */
 export function describeSandbox(info: SandboxInfo): { line: string; warning?: string } {
+  const described = describeBoundary(info);
+  const env = info.checkEnv ? ` ${describeEnv(info.checkEnv)}` : "";
+  return { ...described, line: `${described.line}${env}` };
+}
+
+/** How many withheld names the line lists; the JSON report has them all. */
+const WITHHELD_SHOWN = 30;
+
+/** The environment's names, never a value: what was granted, what checks did not get. */
+export function describeEnv(names: CheckEnvNames): string {
+  const granted =
+    names.granted.length > 0
+      ? `Checks got the built environment and, granted by check-env, ${names.granted.join(", ")}.`
+      : "Checks got the built environment (no check-env grant).";
+  if (names.withheld.length === 0) return granted;
+  const shown = names.withheld.slice(0, WITHHELD_SHOWN);
+  const more =
+    names.withheld.length > shown.length ? ` and ${names.withheld.length - shown.length} more` : "";
+  return `${granted} Withheld from checks: ${shown.join(", ")}${more}.`;
+}
+
+function describeBoundary(info: SandboxInfo): { line: string; warning?: string } {
   if (info.mode === "off")
-    return { line: "Sandbox: off (commands ran unsandboxed, as configured)." };
+    return {
+      line: "Sandbox: off (commands ran unsandboxed, as configured); checks could reach the network.",
+    };
   if (info.error !== undefined)
     return {
       line: `Sandbox: ${info.mode}, not built.`,
@@ -17,7 +41,7 @@ export function describeSandbox(info: SandboxInfo): { line: string; warning?: st
   if (info.mechanism === "none") {
     const why = info.warning ?? "no boundary available";
     return {
-      line: `Sandbox: ${info.mode}, none available.`,
+      line: `Sandbox: ${info.mode}, none available${info.mode === "required" ? "" : "; checks could reach the network"}.`,
       warning:
         info.mode === "required"
           ? `No command ran: sandbox is required but no boundary is available (${why}).`
@@ -51,7 +75,13 @@ export function describeView(view: SandboxView): string {
     view.hiddenCredentials > 0 ? ` ${view.hiddenCredentials} credential file(s) hidden.` : "";
   const net =
     view.network === "none"
-      ? "no network (loopback only)"
-      : "the runner's network (check-network: host)";
-  return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}`;
+      ? "no network (loopback only; check-network: none)"
+      : "the runner's network (check-network: host): checks could reach the network";
+  const uid =
+    view.uid === undefined
+      ? ""
+      : view.uid === 0
+        ? " Checks ran as uid 0 (root without capabilities: the gate runs as root)."
+        : ` Checks ran as uid ${view.uid}.`;
+  return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}${uid}`;
 }

@@ -1,6 +1,12 @@
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DEFAULT_CHECK_PIDS, privateTreeFits, type SandboxOptions } from "./options.js";
+import { type CredentialConfigs, credentialConfigs } from "./credential-configs.js";
+import {
+  DEFAULT_CHECK_NETWORK,
+  DEFAULT_CHECK_PIDS,
+  privateTreeFits,
+  type SandboxOptions,
+} from "./options.js";
 import type { HostConfig } from "./protocol.js";
 import { planView, type ViewPlan } from "./view.js";
 
@@ -22,7 +28,7 @@ const FILE_COMMANDS = [
 export function hostConfig(
   opts: SandboxOptions,
   extraReads: string[],
-): { config: HostConfig; plan: ViewPlan } {
+): { config: HostConfig; plan: ViewPlan; configs: CredentialConfigs } {
   const env = opts.env;
   const real = (p: string | undefined) => {
     if (!p) return undefined;
@@ -65,6 +71,8 @@ export function hostConfig(
     for (const d of plan.git.dirs) if (inTree(d)) hiddenDirs.add(d);
   }
   const hiddenGitFiles = tree ? plan.git.files.filter(inTree) : [];
+  // Tools' global configs in the view that can hold a credential: hidden, /etc/gitconfig sanitized.
+  const configs = credentialConfigs(env);
   const config: HostConfig = {
     root,
     uid: opts.user?.uid ?? process.getuid?.() ?? 0,
@@ -80,6 +88,7 @@ export function hostConfig(
       ...ROOT_SOCKETS,
       ...plan.git.credentialFiles,
       ...hiddenGitFiles,
+      ...configs.hidden,
     ],
     readOnly: protect,
     ...(opts.privateTree !== undefined && { privateTree: privateTree(root, opts.privateTree) }),
@@ -90,12 +99,12 @@ export function hostConfig(
     binds: plan.binds,
     gitDirs: git.dirs,
     gitFiles: git.files,
-    gitConfigs: git.configs,
+    gitConfigs: [...git.configs, ...configs.sanitized],
     ...(plan.homeGitconfig !== undefined && { homeGitconfig: plan.homeGitconfig }),
-    network: opts.network ?? "host",
+    network: opts.network ?? DEFAULT_CHECK_NETWORK,
     ...(opts.executor !== undefined && { executor: opts.executor }),
   };
-  return { config, plan };
+  return { config, plan, configs };
 }
 
 function privateTree(root: string, asked: { layer?: string }): { layer?: string } {

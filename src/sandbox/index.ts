@@ -1,19 +1,27 @@
 import { type ProcessRunner, runCollected, runProcess } from "../process/run-process.js";
 import { proveBoundary } from "./boundary-probe.js";
+import type { CredentialConfigs } from "./credential-configs.js";
 import { HostConnection } from "./host-client.js";
 import { hostConfig } from "./host-config.js";
 import type { Sandbox } from "./info.js";
-import type { SandboxOptions } from "./options.js";
+import { DEFAULT_CHECK_NETWORK, type SandboxOptions } from "./options.js";
 import type { HostConfig } from "./protocol.js";
 import { systemTool, untrustedReason } from "./system-tools.js";
 import { openUnsandboxed } from "./unsandboxed.js";
 import { resolveExtraReads, type ViewPlan } from "./view.js";
 
-export type { Sandbox, SandboxExecutor, SandboxInfo, SandboxView } from "./info.js";
+export type {
+  CheckEnvNames,
+  Sandbox,
+  SandboxExecutor,
+  SandboxInfo,
+  SandboxView,
+} from "./info.js";
 export {
   CHECK_NETWORKS,
   type CheckNetwork,
   DEFAULT_CHECK_MEMORY_MB,
+  DEFAULT_CHECK_NETWORK,
   DEFAULT_CHECK_PIDS,
   privateTreeFits,
   SANDBOX_MODES,
@@ -99,8 +107,9 @@ async function findBoundary(
   }
   let config: HostConfig;
   let plan: ViewPlan;
+  let configs: CredentialConfigs;
   try {
-    ({ config, plan } = hostConfig(opts, extraReads));
+    ({ config, plan, configs } = hostConfig(opts, extraReads));
   } catch (e) {
     return { ok: false, error: `cannot describe the boundary: ${(e as Error).message}` };
   }
@@ -156,8 +165,10 @@ async function findBoundary(
           toolchains: plan.toolchains,
           extraReads: plan.extraReads,
           gitDirs: plan.git.dirs.length,
-          hiddenCredentials: plan.git.credentialFiles.length,
-          network: opts.network ?? "host",
+          // The workspace's credential files and the tools' credential-bearing configs.
+          hiddenCredentials: plan.git.credentialFiles.length + configs.hidden.length,
+          network: opts.network ?? DEFAULT_CHECK_NETWORK,
+          uid: config.uid,
         },
         ...(warning && { warning }),
       },

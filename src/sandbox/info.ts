@@ -18,6 +18,8 @@ export interface SandboxView {
   /** Credential files hidden (`gha-creds-*.json`). */
   hiddenCredentials: number;
   network: CheckNetwork;
+  /** The uid checks ran as (0: the gate is root, and so are its checks, without capabilities). */
+  uid?: number;
 }
 
 /** What the run used, for the log, the JSON report and the check run. */
@@ -43,6 +45,13 @@ export interface SandboxInfo {
   warning?: string;
   /** The boundary was asked for something it cannot give (a `sandbox-read` path missing): no command ran. */
   error?: string;
+  /** The environment's names (never values): what `check-env` granted, what checks did not get. */
+  checkEnv?: CheckEnvNames;
+}
+
+export interface CheckEnvNames {
+  granted: string[];
+  withheld: string[];
 }
 
 export type SandboxExecutor =

@@ -12,6 +12,8 @@ export const DEFAULT_CHECK_PIDS = 4096;
 /** `host`: the runner's network (service containers on localhost); `none`: loopback only. */
 export type CheckNetwork = "host" | "none";
 export const CHECK_NETWORKS = ["host", "none"] as const;
+/** Network by grant: a check gets loopback only unless the maintainer sets `check-network: host`. */
+export const DEFAULT_CHECK_NETWORK: CheckNetwork = "none";
 
 export interface SandboxOptions {
   mode: SandboxMode;
@@ -31,7 +33,7 @@ export interface SandboxOptions {
   user?: { uid: number; gid: number };
   /** `sandbox-read`: extra paths checks see read-only (absolute or `~/…`; each must exist). */
   extraReads?: readonly string[];
-  /** Default `host`. */
+  /** Default `none` (DEFAULT_CHECK_NETWORK). */
   network?: CheckNetwork;
   /** `per-check`: never an executor (tests of the fallbacks). Default: executors when possible. */
   executor?: "lane" | "per-check";

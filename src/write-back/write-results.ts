@@ -7,11 +7,14 @@ import { MAX_CONTRACT_BYTES } from "../formats/text.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { readRepoFile } from "../fs/repo-file.js";
 import type { Contract, PlanHeader } from "../model/contract.js";
+import { noRedaction, type Redact, redactDeep } from "../report/redact.js";
 import type { ContractOutcome } from "../verdict.js";
 import { rewriteEvidence } from "./oracle-evidence.js";
 import { verificationJson, verificationMarkdown } from "./plan-verification.js";
 
 export interface WriteResultsOptions {
+  /** The job's secret values out of what is written into the contracts (report/redact.ts). */
+  redact?: Redact;
   /** Default oracle timeout, for the EVIDENCE text of a timed-out oracle. */
   oracleTimeoutMs: number;
   now: Date;
@@ -34,7 +37,8 @@ export async function writeResults(
 ): Promise<string[]> {
   const failures: string[] = [];
   for (const [i, contract] of contracts.entries()) {
-    const outcome = outcomes[i]!;
+    // Only what the run adds is redacted (its outcomes): the contract's own text is the author's.
+    const outcome = redactDeep(outcomes[i]!, opts.redact ?? noRedaction);
     if (
       outcome.verdict === "invalid" ||
       outcome.verdict === "drifted" ||
