@@ -164,6 +164,9 @@ export async function runAction({
       await creating; // the check run is in progress before any check runs
       const opened = sandbox;
       sandbox = undefined; // runChecks closes it
+      // The commit the static checks read, pinned before any check runs: a command that
+      // commits or checks out in the checkout moves HEAD, never what the gate judges.
+      const head = await git.resolveCommit("HEAD");
       return stage("run-checks", () =>
         runChecks({
           io,
@@ -172,6 +175,7 @@ export async function runAction({
           target: gated.target,
           contracts: proof.contracts,
           sandbox: opened,
+          ...(head !== undefined && { commit: { git, sha: head } }),
         }),
       );
     };

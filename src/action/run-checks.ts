@@ -1,3 +1,4 @@
+import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
 import { credentialFreeEnv } from "../process/env.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
@@ -56,6 +57,8 @@ export async function runChecks(args: {
   contracts: readonly Contract[];
   /** From startSandbox; none only when there is no contract to run. */
   sandbox: Promise<Sandbox> | undefined;
+  /** The checkout's commit, which the static checks read (issue 32). */
+  commit?: { git: Git; sha: string };
 }): Promise<ChecksRun> {
   const { io, env, settings, target, contracts } = args;
   if (args.sandbox === undefined) {
@@ -84,6 +87,7 @@ export async function runChecks(args: {
     let lastProgress = Date.now();
     const result = await runContracts(contracts, {
       root: settings.workingDirectory,
+      ...(args.commit && { commit: args.commit }),
       maxParallel: settings.maxParallel,
       requireOracles: settings.requireOracles,
       oracleTimeoutMs: settings.timeoutSeconds * 1000,

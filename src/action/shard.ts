@@ -74,6 +74,7 @@ export async function runShard(args: {
     protect,
     ...(args.prover && { prover: args.prover }),
   });
+  const head = await git.resolveCommit("HEAD");
   const run = await runChecks({
     io,
     env,
@@ -81,6 +82,7 @@ export async function runShard(args: {
     target: gated.target,
     contracts: proof.contracts,
     sandbox,
+    ...(head !== undefined && { commit: { git, sha: head } }),
   });
   const { summary, contracts: outcomes } = run.result;
   io.untrusted(renderTerminal(summary, outcomes, plain));
