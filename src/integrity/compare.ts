@@ -3,6 +3,7 @@ import type { Contract } from "../model/contract.js";
 import { weakenedFindings } from "./effect.js";
 import { gatesLedgerFindings } from "./gates-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
+import { reorderedFindings } from "./order.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
 import { contractRemoved } from "./removed.js";
@@ -48,7 +49,10 @@ export function compareContracts(
     const by = supersedes.get(base.path);
     const successor = by === undefined ? undefined : heads.get(by);
     if (successor !== undefined && successor.path !== head?.path) carriers.push(successor);
-    out.push(...weakenedFindings(base.contract, carriers, head?.path ?? successor?.path));
+    const weakened = weakenedFindings(base.contract, carriers, head?.path ?? successor?.path);
+    out.push(...weakened);
+    // A weakened criterion already blocks: its replacement reordering the rest adds nothing.
+    if (weakened.length === 0) out.push(...reorderedFindings(base.contract, carriers));
   }
   return out;
 }

@@ -77,6 +77,11 @@ export const FINDING_CODES = {
     kinds: "speckit-tasks",
     doc: "A task became done in the PR, but the PR changes none of the paths it names: a phantom completion, unless an earlier commit did the work.",
   },
+  "check-reordered": {
+    blocking: true,
+    kinds: "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec",
+    doc: "A command check kept from base now has a command before it, or beside it in its wave, that it did not have at base: it moved to a later wave, behind a new `depends_on`, or after a new command check of the same contract (in place, regenerated or superseded). What runs before a check is part of what it checks.",
+  },
   "criterion-weakened": {
     blocking: true,
     kinds: "every kind",

@@ -14,6 +14,7 @@ import type { Git } from "../git/index.js";
 import type { Check, Contract, Criterion, Problem } from "../model/contract.js";
 import type { Citation } from "../model/evidence.js";
 import { sortProblems } from "../model/problems.js";
+import { runOrder } from "../model/run-order.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import {
   type CheckOutcome,
@@ -79,7 +80,7 @@ const COMMAND_TYPES = new Set<Check["type"]>(["command-exit", "oracle"]);
 /**
  * Run every check of every runnable contract and decide each criterion.
  * Invalid, drifted and aborted contracts execute nothing. Within a contract
- * the checks run in its declared order (`runInOrder`); contracts run
+ * the checks run in its declared order (`model/run-order.ts`); contracts run
  * concurrently, with processes bounded by `maxParallel` and every file read
  * and regex going through one file service, over the commit when given.
  */
@@ -165,7 +166,7 @@ async function runContract(
     results.set(criterion, outcomes);
   };
 
-  for (const [i, step] of runInOrder(contract).entries()) {
+  for (const [i, step] of runOrder(contract).entries()) {
     // A command of the step before may have changed files on disk; a commit never changes.
     if (i > 0 && ctx.tree.source.kind === "working-tree") {
       await ctx.files.invalidate();
@@ -186,23 +187,6 @@ async function runContract(
     problems: sortProblems([...contract.problems, ...extraProblems]),
     criteria,
   };
-}
-
-/**
- * The order a contract's criteria run in, as steps: the criteria of one step
- * run together, a step only after the one before has ended (issue 32). It is
- * each kind's own runner's order: a plan contract's waves in order (a wave's
- * tasks are declared independent, so they run together); every other kind
- * one criterion after another in declared order, as a ledger's `gates.sh`
- * runs its oracles in one loop. A later check sees what an earlier one
- * wrote, and never the other way round, however the run is scheduled.
- */
-export function runInOrder(contract: Contract): Criterion[][] {
-  if (contract.header.kind !== "plan-contract") return contract.criteria.map((k) => [k]);
-  const waveOf = new Map(contract.header.tasks.map((t) => [t.id, t.wave]));
-  const wave = (k: Criterion) => waveOf.get(k.group ?? "") ?? 0;
-  const waves = [...new Set(contract.criteria.map(wave))].sort((a, b) => a - b);
-  return waves.map((w) => contract.criteria.filter((k) => wave(k) === w));
 }
 
 /**
