@@ -59,6 +59,8 @@ export async function runChecks(args: {
   sandbox: Promise<Sandbox> | undefined;
   /** The checkout's commit, which the static checks read (issue 32). */
   commit?: { git: Git; sha: string };
+  /** Why no command may run in the sandbox this run got (a shard leg without a boundary), if so. */
+  refuse?: (info: SandboxInfo) => string | undefined;
 }): Promise<ChecksRun> {
   const { io, env, settings, target, contracts } = args;
   if (args.sandbox === undefined) {
@@ -82,7 +84,12 @@ export async function runChecks(args: {
     const sandboxText = describeSandbox(sandbox.info);
     io.info(sandboxText.line);
     if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
-    const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+    const refused = args.refuse?.(sandbox.info);
+    const commands =
+      refused === undefined
+        ? commandPolicy(untrusted, settings.untrustedCommands, sandbox.info)
+        : "block";
+    if (refused !== undefined) io.warning(`contract-gate: ${refused}`);
     if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
     let lastProgress = Date.now();
     const result = await runContracts(contracts, {
@@ -95,6 +102,7 @@ export async function runChecks(args: {
       env: credentialFreeEnv(env),
       runProcess: sandbox.run,
       commands,
+      ...(refused !== undefined && { commandsReason: refused }),
       ...(settings.untrustedCommands === "sandbox" &&
         commands === "block" && {
           commandsSetting: "untrusted-commands: sandbox, and no sandbox boundary is active",

@@ -11,6 +11,7 @@ import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { blockModified } from "../scope/committed.js";
 import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
+import { legRefusal } from "../shard/leg-policy.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
 import { VERSION } from "../version.js";
 import type { Scope } from "./collect.js";
@@ -83,6 +84,7 @@ export async function runShard(args: {
     contracts: proof.contracts,
     sandbox,
     ...(head !== undefined && { commit: { git, sha: head } }),
+    refuse: (info) => legRefusal(info, { auto: "sandbox: auto", off: "`sandbox: off`" }),
   });
   const { summary, contracts: outcomes } = run.result;
   io.untrusted(renderTerminal(summary, outcomes, plain));

@@ -19,6 +19,7 @@ import {
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
 import { UsageError } from "../scope/discover.js";
 import { withScope } from "../scope/scope-reason.js";
+import { legRefusal } from "../shard/leg-policy.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { cliIntegrity, cliProofBase } from "./base.js";
@@ -183,6 +184,11 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const sandbox = await openSandbox({ ...sandboxOptions, root });
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
+  // A leg's report is all the merge sees: no PR command runs without a boundary unless asked (--sandbox off).
+  const refused = sharded
+    ? legRefusal(sandbox.info, { auto: "--sandbox auto", off: "--sandbox off" })
+    : undefined;
+  if (refused !== undefined) io.stderr(`contract-gate: ${refused}\n`);
   let result: EngineResult;
   let proved: Awaited<ReturnType<typeof cliProof>>;
   try {
@@ -206,6 +212,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
       regexTimeoutMs,
       env: credentialFreeEnv(io.env),
       runProcess: sandbox.run,
+      ...(refused !== undefined && { commands: "block" as const, commandsReason: refused }),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });

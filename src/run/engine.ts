@@ -55,6 +55,8 @@ export interface EngineOptions {
   commands?: CommandPolicy;
   /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
   commandsSetting?: string;
+  /** The whole reason a blocked command check shows, when it is not the untrusted-fork policy (a shard leg without a boundary). */
+  commandsReason?: string;
   onProgress?: (p: Progress) => void;
 }
 
@@ -232,7 +234,9 @@ async function runCheck(
     return {
       result: "partial",
       failureReason: "verification-execution-error",
-      reason: `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
+      reason:
+        opts.commandsReason ??
+        `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
       durationMs: 0,
     };
   }
