@@ -33,7 +33,7 @@ export interface FileServiceSettings {
 // A grep over a commit's files goes to the worker in requests of about this
 // many bytes: the blobs of one request are held twice for a moment (git's
 // answer and the worker's copy), so a tree larger than that never is.
-const DEFAULT_GIVEN_CHUNK_BYTES = 16 * 1024 * 1024;
+const DEFAULT_GIVEN_CHUNK_BYTES = 4 * 1024 * 1024;
 
 // Sized so that a typical tree (the benchmark's: 5,000 files, 100 MB) is read
 // once per run however many checks grep it, within a 300 MB peak RSS: ASCII
