@@ -28,7 +28,7 @@ import { type CliIO, EXIT } from "./io.js";
 import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
-import { committedOnly, findRoot, inCI, loadScope, namedPaths, staticCommit } from "./shared.js";
+import { committedOnly, findRoot, loadScope, namedPaths, staticCommit } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -159,12 +159,8 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
 
   contracts = await committedOnly(git, contracts, values.committed === true, io.env);
   // What the static checks read (issue 32): the commit, pinned now, where the run judges one.
+  // A plain folder has none: its working tree is all there is (EngineResult.read says which).
   const commit = await staticCommit(git, values.committed === true, io.env);
-  if (commit === undefined && inCI(io.env)) {
-    io.stderr(
-      `contract-gate: note: ${root} has no commit; file checks, greps and citations read the working tree\n`,
-    );
-  }
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const baseReport = sharded
