@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { behavioralExecutor, runBehavioral } from "../src/checks/behavioral.js";
+import { diskTree } from "../src/checks/files/disk-tree.js";
 import { createFileService } from "../src/checks/files/service.js";
 import type { CheckResult, ExecutionContext, FileService } from "../src/checks/types.js";
 import { type Citation, citationsFor, parseEvidenceFile } from "../src/formats/evidence/index.js";
@@ -46,6 +47,7 @@ function setup(extra: Record<string, string> = {}) {
     env: {},
     signal: new AbortController().signal,
     files,
+    tree: diskTree(root),
     processSlot: (fn) => fn(),
   };
   return { root, base, ctx };

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { runCommandExit } from "../src/checks/command-exit.js";
+import { diskTree } from "../src/checks/files/disk-tree.js";
 import type { ExecutionContext } from "../src/checks/types.js";
 import type { Check } from "../src/model/contract.js";
 import { regexFiles, stubFiles } from "./helpers/files-stub.js";
@@ -16,8 +17,10 @@ const NODE = process.execPath;
 const files = regexFiles;
 
 function context(over: Partial<ExecutionContext> = {}): ExecutionContext & { slotCalls: number } {
+  const root = tempDir();
   const ctx = {
-    root: tempDir(),
+    root,
+    tree: diskTree(root),
     oracleTimeoutMs: 120_000,
     regexTimeoutMs: 1_000,
     env: process.env,

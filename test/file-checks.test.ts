@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runFileExists } from "../src/checks/file-exists.js";
+import { diskTree } from "../src/checks/files/disk-tree.js";
 import { createFileService, type FileServiceSettings } from "../src/checks/files/service.js";
 import { runGrepMatch } from "../src/checks/grep-match.js";
 import type { ExecutionContext, FileService } from "../src/checks/types.js";
@@ -26,6 +27,7 @@ function context(root: string, settings: Partial<FileServiceSettings> = {}): Exe
     env: {},
     signal: new AbortController().signal,
     files,
+    tree: diskTree(root),
     processSlot: (fn) => fn(),
   };
 }

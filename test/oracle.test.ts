@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { diskTree } from "../src/checks/files/disk-tree.js";
 import { evidenceLine, runOracle } from "../src/checks/oracle.js";
 import type { CheckResult, ExecutionContext } from "../src/checks/types.js";
 import type { Check, Marker } from "../src/model/contract.js";
@@ -15,8 +16,10 @@ const FIX = resolve(import.meta.dirname, "fixtures/process");
 const files = regexFiles;
 
 function context(over: Partial<ExecutionContext> = {}): ExecutionContext {
+  const root = tempDir();
   return {
-    root: tempDir(),
+    root,
+    tree: diskTree(root),
     oracleTimeoutMs: 20_000,
     regexTimeoutMs: 1_000,
     env: process.env,

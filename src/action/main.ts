@@ -169,6 +169,9 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       await creating; // the check run is in progress before any check runs
       const opened = sandbox;
       sandbox = undefined; // runChecks closes it
+      // The commit the static checks read, pinned before any check runs: a command that
+      // commits or checks out in the checkout moves HEAD, never what the gate judges.
+      const head = await git.resolveCommit("HEAD");
       return stage("run-checks", () =>
         runChecks({
           io,
@@ -177,6 +180,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           target: gated.target,
           contracts: proof.contracts,
           sandbox: opened,
+          ...(head !== undefined && { commit: { git, sha: head } }),
         }),
       );
     };

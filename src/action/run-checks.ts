@@ -1,3 +1,4 @@
+import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
@@ -56,6 +57,10 @@ export async function runChecks(args: {
   contracts: readonly Contract[];
   /** From startSandbox; none only when there is no contract to run. */
   sandbox: Promise<Sandbox> | undefined;
+  /** The checkout's commit, which the static checks read (issue 32). */
+  commit?: { git: Git; sha: string };
+  /** Why no command may run in the sandbox this run got (a shard leg without a boundary), if so. */
+  refuse?: (info: SandboxInfo) => string | undefined;
 }): Promise<ChecksRun> {
   const { io, env, settings, target, contracts } = args;
   if (args.sandbox === undefined) {
@@ -82,11 +87,17 @@ export async function runChecks(args: {
     const sandboxText = describeSandbox(sandbox.info);
     io.info(sandboxText.line);
     if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
-    const commands = commandPolicy(untrusted, settings.untrustedCommands, sandbox.info);
+    const refused = args.refuse?.(sandbox.info);
+    const commands =
+      refused === undefined
+        ? commandPolicy(untrusted, settings.untrustedCommands, sandbox.info)
+        : "block";
+    if (refused !== undefined) io.warning(`contract-gate: ${refused}`);
     if (untrusted) io.warning(untrustedWarning(target.event, settings.untrustedCommands, commands));
     let lastProgress = Date.now();
     const result = await runContracts(contracts, {
       root: settings.workingDirectory,
+      ...(args.commit && { commit: args.commit }),
       maxParallel: settings.maxParallel,
       requireOracles: settings.requireOracles,
       oracleTimeoutMs: settings.timeoutSeconds * 1000,
@@ -95,6 +106,7 @@ export async function runChecks(args: {
       envHints: envHintsOf(built, sandbox.info, "action"),
       runProcess: sandbox.run,
       commands,
+      ...(refused !== undefined && { commandsReason: refused }),
       ...(settings.untrustedCommands === "sandbox" &&
         commands === "block" && {
           commandsSetting: "untrusted-commands: sandbox, and no sandbox boundary is active",

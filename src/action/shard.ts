@@ -13,6 +13,7 @@ import { runReportJsonChunks } from "../report/run-json.js";
 import { renderTerminal } from "../report/terminal.js";
 import { blockModified } from "../scope/committed.js";
 import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
+import { legRefusal } from "../shard/leg-policy.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
@@ -77,6 +78,7 @@ export async function runShard(args: {
     protect,
     ...(args.prover && { prover: args.prover }),
   });
+  const head = await git.resolveCommit("HEAD");
   const run = await runChecks({
     io,
     env,
@@ -84,6 +86,8 @@ export async function runShard(args: {
     target: gated.target,
     contracts: proof.contracts,
     sandbox,
+    ...(head !== undefined && { commit: { git, sha: head } }),
+    refuse: (info) => legRefusal(info, { auto: "sandbox: auto", off: "`sandbox: off`" }),
   });
   const { summary, contracts: outcomes } = run.result;
   io.untrusted(renderTerminal(summary, outcomes, plain));

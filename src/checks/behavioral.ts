@@ -2,7 +2,7 @@ import { preview } from "../formats/json/wording.js";
 import { normalizeRepoPath } from "../formats/paths.js";
 import type { Check, Evidence } from "../model/contract.js";
 import type { Citation } from "../model/evidence.js";
-import { describeResolved, resolveInRepo } from "./files/confine.js";
+import { describeResolved } from "./files/confine.js";
 import { resultsFrom } from "./files/results.js";
 import type { CheckResult, ExecutionContext, Executor } from "./types.js";
 
@@ -85,7 +85,7 @@ async function judgeEntry(
   if (normalizeRepoPath(citation.path) !== required) {
     return missing(`the citation is for ${citation.path}, not ${required}`);
   }
-  const resolved = await resolveInRepo(ctx.root, citation.path);
+  const resolved = await ctx.tree.resolve(citation.path);
   if (resolved.kind === "error") return error(describeResolved(resolved));
   if (resolved.kind !== "file") return missing(describeResolved(resolved));
 

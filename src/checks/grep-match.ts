@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import type { Check } from "../model/contract.js";
-import { listFiles, type RepoFile } from "./files/glob.js";
+import type { RepoFile } from "./files/glob.js";
 import { resultsFrom } from "./files/results.js";
 import type { CheckResult, ExecutionContext, Executor, FileService, GrepHit } from "./types.js";
 
@@ -14,7 +14,8 @@ const LEFT_THE_TREE = /^(ENOENT|ELOOP)\b|^not a regular file$/;
 
 /**
  * `grep-match`: whether some line of the files `path` names (a file, or a
- * glob over the working tree) matches `pattern`.
+ * glob over the run's tree: the head commit's paths where the gate judges a
+ * commit, else the working tree's) matches `pattern`.
  *
  * Fail-closed where it matters: `absent` passes only when at least one file
  * was searched in full — absence over no files, or over files that could not
@@ -45,7 +46,7 @@ function inTurn<T>(files: FileService, fn: () => Promise<T>): Promise<T> {
 
 async function grepMatch(check: GrepMatchCheck, ctx: ExecutionContext): Promise<CheckResult> {
   const results = resultsFrom();
-  const listed = await listFiles(ctx.root, check.path);
+  const listed = await ctx.tree.list(check.path);
   if (!listed.ok) return results.executionError(listed.error);
   const files = listed.files;
   const present = check.expect === "present";

@@ -1,6 +1,8 @@
 import type { Check } from "../model/contract.js";
 import type { EnvHintContext } from "../process/env-hints.js";
 import type { ProcessRunner } from "../process/run-process.js";
+import type { Resolved } from "./files/confine.js";
+import type { FileList } from "./files/glob.js";
 
 /**
  * The seed's outcome vocabulary: a check that ran and passed, ran and failed
@@ -54,10 +56,34 @@ export type Executor<C extends Check = Check> = (
 /** What an executor may use: settings plus the run's shared services. */
 export interface ExecutionContext extends RunSettings {
   files: FileService;
+  /** Where file checks and citations look paths up: the head commit, or the working tree. */
+  tree: RepoTree;
   /** Bounds concurrent processes (`--max-parallel`). */
   processSlot: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Where command checks run: the run's sandbox; plain `runProcess` when absent. */
   runProcess?: ProcessRunner;
+}
+
+/**
+ * The tree the static checks read (issue 32): the head commit's objects
+ * where the gate judges a commit, the working tree otherwise (a plain
+ * folder, or a developer's uncommitted edits). Paths it hands out (`abs`)
+ * are the keys the file service reads.
+ */
+export interface RepoTree {
+  readonly source: { kind: "commit"; commit: string } | { kind: "working-tree" };
+  /** What a repo-relative path is, symlinks followed only while they stay inside. */
+  resolve(path: string): Promise<Resolved>;
+  /** The regular files a `grep-match` path names: the file itself, or a glob's matches. */
+  list(path: string): Promise<FileList>;
+}
+
+/** Where the file service reads file bytes from when they are not on disk: a commit's blobs. */
+export interface BlobSource {
+  /** Each file's size in bytes, by key. */
+  sizes(): Promise<ReadonlyMap<string, number>>;
+  /** The files `keys` name, in one batch: all their bytes, and where each lies in them. */
+  read(keys: readonly string[]): Promise<{ data: Uint8Array; spans: [number, number][] }>;
 }
 
 /**

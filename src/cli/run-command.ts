@@ -22,6 +22,7 @@ import {
 import { resolveExtraReads, splitPathList } from "../sandbox/view.js";
 import { UsageError } from "../scope/discover.js";
 import { withScope } from "../scope/scope-reason.js";
+import { legRefusal } from "../shard/leg-policy.js";
 import { writeResults } from "../write-back/write-results.js";
 import { didYouMean, parseCommandArgs, positiveInt } from "./args.js";
 import { cliBaseSide, cliIntegrity, cliProofBase } from "./base.js";
@@ -31,7 +32,7 @@ import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
 import { cliRedactor, redactingCliIO } from "./redacting.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
-import { committedOnly, findRoot, loadScope, namedPaths } from "./shared.js";
+import { committedOnly, findRoot, loadScope, namedPaths, staticCommit } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -175,6 +176,9 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   if (sharded) contracts = sharded.contracts;
 
   contracts = await committedOnly(git, contracts, values.committed === true, io.env);
+  // What the static checks read (issue 32): the commit, pinned now, where the run judges one.
+  // A plain folder has none: its working tree is all there is (EngineResult.read says which).
+  const commit = await staticCommit(git, values.committed === true, io.env);
 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const baseReport = sharded
@@ -197,6 +201,11 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   const sandbox = withEnvNames(opened, built);
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
+  // A leg's report is all the merge sees: no PR command runs without a boundary unless asked (--sandbox off).
+  const refused = sharded
+    ? legRefusal(sandbox.info, { auto: "--sandbox auto", off: "--sandbox off" })
+    : undefined;
+  if (refused !== undefined) io.stderr(`contract-gate: ${refused}\n`);
   let result: EngineResult;
   let proved: Awaited<ReturnType<typeof cliProof>>;
   try {
@@ -213,6 +222,7 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
     });
     result = await runContracts(proved.proof.contracts, {
       root,
+      ...(commit && { commit }),
       maxParallel,
       requireOracles: values["require-oracles"] === true,
       oracleTimeoutMs: timeoutSeconds * 1000,
@@ -220,6 +230,7 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
       env: built.env,
       envHints: envHintsOf(built, sandbox.info, "cli"),
       runProcess: sandbox.run,
+      ...(refused !== undefined && { commands: "block" as const, commandsReason: refused }),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });

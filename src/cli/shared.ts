@@ -184,3 +184,19 @@ export async function committedOnly(
     throw e;
   }
 }
+
+/**
+ * The commit the static checks read (file-exists, grep-match, citations):
+ * HEAD, resolved once, wherever the CLI runs what is committed
+ * (`--committed`, and in any CI); none in a plain folder or a developer's
+ * run, where the working tree is what they judge.
+ */
+export async function staticCommit(
+  git: Git,
+  committed: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<{ git: Git; sha: string } | undefined> {
+  if (!committed && !inCI(env)) return undefined;
+  const sha = await git.resolveCommit("HEAD");
+  return sha === undefined ? undefined : { git, sha };
+}

@@ -67,7 +67,12 @@ export async function readBlobs(
 
 /** `cat-file --batch` output → each blob's bytes, in order; throws when any is missing. */
 function splitBatch(all: Buffer, objects: readonly string[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
+  return batchSpans(all, objects).map(([start, end]) => new Uint8Array(all.subarray(start, end)));
+}
+
+/** `cat-file --batch` output → where each blob's bytes lie in it, in order; throws when any is missing. */
+export function batchSpans(all: Buffer, objects: readonly string[]): [number, number][] {
+  const out: [number, number][] = [];
   let at = 0;
   for (const object of objects) {
     const eol = all.indexOf(10, at);
@@ -79,7 +84,7 @@ function splitBatch(all: Buffer, objects: readonly string[]): Uint8Array[] {
     }
     const end = eol + 1 + Number(size);
     if (end > all.length) throw new Error(`object ${object} was cut short`);
-    out.push(new Uint8Array(all.subarray(eol + 1, end)));
+    out.push([eol + 1, end]);
     at = end + 1; // the newline after each blob
   }
   return out;

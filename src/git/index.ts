@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ChangedFile } from "../model/changed-file.js";
-import { type BlobRead, type BlobRequest, readBlobs } from "./blobs.js";
+import { type BlobRead, type BlobRequest, batchSpans, readBlobs } from "./blobs.js";
 import { GitReadError, noMergeBase, noSuchRef, notARepository } from "./errors.js";
 import { parseNameStatus } from "./name-status.js";
 import { GitCommandError, runGit } from "./run.js";
@@ -49,8 +49,18 @@ export interface Git {
   lsFiles(options: readonly string[]): Promise<string[]>;
   /** Every entry of a commit's whole tree (`ls-tree -r --full-tree`), blobs, links and submodules alike. */
   lsTree(commit: string): Promise<TreeEntry[]>;
+  /**
+   * Every entry under `root` at a commit (`ls-tree -r -l`), relative to `root`, with blob
+   * sizes: the tree the static checks read (one listing per run). Throws `GitReadError`.
+   */
+  filesAt(commit: string): Promise<TreeEntry[]>;
   /** `cat-file --batch` of `objects`, in order: each header line and body, as git prints them. */
   catObjects(objects: readonly string[]): Promise<Buffer>;
+  /**
+   * Blobs `objects`, in one `cat-file --batch`: the output and where each blob's bytes lie in
+   * it, in order. Throws `GitReadError` when any is missing or not a blob.
+   */
+  readObjects(objects: readonly string[]): Promise<{ data: Uint8Array; spans: [number, number][] }>;
 }
 
 /** One line of `git ls-tree`: `mode` as git prints it (`100644`, `120000`, `160000`). */
@@ -59,6 +69,8 @@ export interface TreeEntry {
   type: string;
   object: string;
   path: string;
+  /** Bytes of a blob, from `filesAt` (`ls-tree -l`); absent for links' targets unknown, trees, submodules. */
+  size?: number;
 }
 
 /** The git of the repository at (or above) `root`. */
@@ -250,9 +262,39 @@ export function openGit(root: string): Git {
       }
       return entries;
     },
+    async filesAt(commit) {
+      let out: Buffer;
+      try {
+        out = await git(["ls-tree", "-r", "-l", "-z", "--end-of-options", commit]);
+      } catch (e) {
+        throw unreadable(`the files at commit ${commit}`, e);
+      }
+      const entries: TreeEntry[] = [];
+      for (const entry of out.toString("utf8").split("\0")) {
+        const tab = entry.indexOf("\t");
+        if (tab < 0) continue;
+        const [mode = "", type = "", object = "", size = "-"] = entry.slice(0, tab).split(/\s+/);
+        const e: TreeEntry = { mode, type, object, path: entry.slice(tab + 1) };
+        if (/^\d+$/.test(size)) e.size = Number(size);
+        entries.push(e);
+      }
+      return entries;
+    },
     // --buffer: one write per pipe-full, not a flush (and a wake-up of the gate) per object.
     catObjects: (objects) =>
       git(["cat-file", "--batch", "--buffer"], objects.map((o) => `${o}\n`).join("")),
+    async readObjects(objects) {
+      if (objects.length === 0) return { data: new Uint8Array(), spans: [] };
+      try {
+        const data = await git(
+          ["cat-file", "--batch", "--buffer"],
+          objects.map((o) => `${o}\n`).join(""),
+        );
+        return { data, spans: batchSpans(data, objects) };
+      } catch (e) {
+        throw unreadable(`${objects.length} objects`, e);
+      }
+    },
   };
 
   /**

@@ -10,6 +10,7 @@ import {
   openspecSpecFindings,
 } from "./openspec-diff.js";
 import { oracleFindings } from "./oracle-diff.js";
+import { reorderedFindings } from "./order.js";
 import { planFindings } from "./plan-diff.js";
 import { qrFindings, qrRemoved } from "./qr-diff.js";
 import { contractRemoved } from "./removed.js";
@@ -71,7 +72,10 @@ export function compareContracts(
       continue;
     }
     if (successor !== undefined && successor.path !== head?.path) carriers.push(successor);
-    out.push(...weakenedFindings(base.contract, carriers, head?.path ?? successor?.path));
+    const weakened = weakenedFindings(base.contract, carriers, head?.path ?? successor?.path);
+    out.push(...weakened);
+    // A weakened criterion already blocks: its replacement reordering the rest adds nothing.
+    if (weakened.length === 0) out.push(...reorderedFindings(base.contract, carriers));
   }
   return out;
 }

@@ -22,7 +22,7 @@ interface Needs {
 const TIMEOUT_FACTOR = 10;
 
 /** A check as it gates: its fields without place and information-only evidence; timeouts apart. */
-function checkKey(check: Check): string {
+export function checkKey(check: Check): string {
   const { location: _l, ...rest } = check;
   if (rest.type === "oracle") {
     const { evidence: _e, ...oracle } = rest;

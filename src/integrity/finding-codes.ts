@@ -131,6 +131,11 @@ export const FINDING_CODES = {
     doc: "An active change was moved into `changes/archive/` by the PR with open tasks in its archived `tasks.md`, or deleted while its `tasks.md` at base had open tasks.",
   },
 
+  "check-reordered": {
+    blocking: true,
+    kinds: "oracle-contract, plan-contract, gates-ledger, spec, speckit-spec",
+    doc: "A command check kept from base now has a command before it, or beside it in its wave, that it did not have at base: it moved to a later wave, behind a new `depends_on`, or after a new command check of the same contract (in place, regenerated or superseded). What runs before a check is part of what it checks.",
+  },
   "criterion-weakened": {
     blocking: true,
     kinds: "every kind",

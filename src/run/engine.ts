@@ -3,14 +3,18 @@ import { behavioralExecutor, type CitationInput } from "../checks/behavioral.js"
 import { runCommandExit } from "../checks/command-exit.js";
 import { expectation } from "../checks/expectation.js";
 import { runFileExists } from "../checks/file-exists.js";
+import { commitTree } from "../checks/files/commit-tree.js";
+import { diskTree } from "../checks/files/disk-tree.js";
 import { createFileService } from "../checks/files/service.js";
 import { runGrepMatch } from "../checks/grep-match.js";
 import { runOracle } from "../checks/oracle.js";
-import type { CheckResult, ExecutionContext } from "../checks/types.js";
+import type { CheckResult, ExecutionContext, RepoTree } from "../checks/types.js";
 import { citationsFor } from "../formats/evidence/index.js";
+import type { Git } from "../git/index.js";
 import type { Check, Contract, Criterion, Problem } from "../model/contract.js";
 import type { Citation } from "../model/evidence.js";
 import { sortProblems } from "../model/problems.js";
+import { runOrder } from "../model/run-order.js";
 import type { EnvHintContext } from "../process/env-hints.js";
 import type { ProcessRunner } from "../process/run-process.js";
 import {
@@ -32,6 +36,12 @@ export type CommandPolicy = "run" | "block" | "skip";
 export interface EngineOptions {
   /** Absolute repository root. */
   root: string;
+  /**
+   * The commit the static checks read (file-exists, grep-match, citations),
+   * through `git`: where the gate judges a commit (the action; the CLI under
+   * `--committed` or in CI). Without it they read the working tree under `root`.
+   */
+  commit?: { git: Git; sha: string };
   /** Concurrent check processes. */
   maxParallel: number;
   requireOracles: boolean;
@@ -48,6 +58,8 @@ export interface EngineOptions {
   commands?: CommandPolicy;
   /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
   commandsSetting?: string;
+  /** The whole reason a blocked command check shows, when it is not the untrusted-fork policy (a shard leg without a boundary). */
+  commandsReason?: string;
   onProgress?: (p: Progress) => void;
 }
 
@@ -61,6 +73,8 @@ export interface Progress {
 export interface EngineResult {
   summary: RunSummary;
   contracts: ContractOutcome[];
+  /** What the static checks read: the commit, or the working tree (absent for a merge of shards). */
+  read?: RepoTree["source"];
 }
 
 /** Contracts in flight per process slot (see runContracts). */
@@ -70,16 +84,23 @@ const COMMAND_TYPES = new Set<Check["type"]>(["command-exit", "oracle"]);
 
 /**
  * Run every check of every runnable contract and decide each criterion.
- * Invalid, drifted and aborted contracts execute nothing. Plan contracts run
- * wave by wave; everything else runs concurrently, with processes bounded by
- * `maxParallel` and every file read and regex going through one file service.
+ * Invalid, drifted and aborted contracts execute nothing. Within a contract
+ * the checks run in its declared order (`model/run-order.ts`); contracts run
+ * concurrently, with processes bounded by `maxParallel` and every file read
+ * and regex going through one file service, over the commit when given.
  */
 export async function runContracts(
   contracts: readonly Contract[],
   opts: EngineOptions,
 ): Promise<EngineResult> {
   const signal = opts.signal ?? new AbortController().signal;
-  const files = createFileService({ regexTimeoutMs: opts.regexTimeoutMs, signal });
+  const atCommit = opts.commit ? commitTree(opts.commit.git, opts.commit.sha) : undefined;
+  const tree = atCommit ?? diskTree(opts.root);
+  const files = createFileService({
+    regexTimeoutMs: opts.regexTimeoutMs,
+    signal,
+    ...(atCommit && { blobs: atCommit.blobs }),
+  });
   const limit = pLimit(Math.max(1, opts.maxParallel));
   const ctx: ExecutionContext = {
     root: opts.root,
@@ -89,6 +110,7 @@ export async function runContracts(
     ...(opts.envHints && { envHints: opts.envHints }),
     signal,
     files,
+    tree,
     processSlot: (fn) => limit(fn),
     ...(opts.runProcess && { runProcess: opts.runProcess }),
   };
@@ -102,7 +124,7 @@ export async function runContracts(
     const outcomes = await Promise.all(
       contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress))),
     );
-    return { summary: summariseRun(outcomes), contracts: outcomes };
+    return { summary: summariseRun(outcomes), contracts: outcomes, read: tree.source };
   } finally {
     await files.close();
   }
@@ -150,20 +172,12 @@ async function runContract(
     results.set(criterion, outcomes);
   };
 
-  if (contract.header.kind === "plan-contract") {
-    // Wave k+1 starts only after every check of wave k has finished.
-    const waveOf = new Map(contract.header.tasks.map((t) => [t.id, t.wave]));
-    const waves = [...new Set(contract.criteria.map((k) => waveOf.get(k.group ?? "") ?? 0))].sort(
-      (a, b) => a - b,
-    );
-    for (const [i, wave] of waves.entries()) {
-      // Commands of the previous wave may have changed files this wave reads.
-      if (i > 0) await ctx.files.invalidate();
-      const inWave = contract.criteria.filter((k) => (waveOf.get(k.group ?? "") ?? 0) === wave);
-      await Promise.all(inWave.map(runCriterion));
+  for (const [i, step] of runOrder(contract).entries()) {
+    // A command of the step before may have changed files on disk; a commit never changes.
+    if (i > 0 && ctx.tree.source.kind === "working-tree") {
+      await ctx.files.invalidate();
     }
-  } else {
-    await Promise.all(contract.criteria.map(runCriterion));
+    await Promise.all(step.map(runCriterion));
   }
 
   const criteria: CriterionOutcome[] = contract.criteria.map((k) => {
@@ -224,7 +238,9 @@ async function runCheck(
     return {
       result: "partial",
       failureReason: "verification-execution-error",
-      reason: `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
+      reason:
+        opts.commandsReason ??
+        `not run: commands from an untrusted fork (${opts.commandsSetting ?? `untrusted-commands: ${opts.commands}`})`,
       durationMs: 0,
     };
   }

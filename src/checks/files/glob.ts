@@ -10,6 +10,7 @@ import {
   gitDirRule,
   inGitDir,
   isInside,
+  type Resolved,
   resolveInRepo,
 } from "./confine.js";
 
@@ -35,12 +36,28 @@ const IGNORE = ["**/.git/**", "**/.git"];
  * glob starts in that leads out of the repository is an error.
  */
 export async function listFiles(root: string, path: string): Promise<FileList> {
+  return literalOrGlob(
+    path,
+    (rel) => resolveInRepo(root, rel),
+    (pattern) => globFiles(root, pattern),
+  );
+}
+
+/**
+ * What `listFiles` does in any tree: the literal file when the path names
+ * one, else its glob (`glob`) when it is one, else no file and why.
+ */
+export async function literalOrGlob(
+  path: string,
+  resolve: (rel: string) => Promise<Resolved>,
+  glob: (pattern: string) => Promise<FileList>,
+): Promise<FileList> {
   const unsafe = unsafePathReason(path);
   if (unsafe) return { ok: false, error: `path ${JSON.stringify(path)} ${unsafe}` };
   const rel = normalizeRepoPath(path);
   const isGlob = picomatch.scan(rel).isGlob;
 
-  const literal = await resolveInRepo(root, rel);
+  const literal = await resolve(rel);
   if (literal.kind === "file") return { ok: true, glob: false, files: [literal] };
   if (literal.kind === "outside" || literal.kind === "error") {
     return { ok: false, error: describeResolved(literal) };
@@ -52,15 +69,26 @@ export async function listFiles(root: string, path: string): Promise<FileList> {
         : describeResolved(literal);
     return { ok: true, glob: false, files: [], note };
   }
-  return globFiles(root, rel);
+  return glob(rel);
+}
+
+/**
+ * tinyglobby would happily crawl `{..,src}/**` or `{/,src}/**` from outside
+ * the root: such a glob is refused before anything is listed.
+ */
+export function unsafeGlob(pattern: string): boolean {
+  return /(^|[/{,(|])\.\.($|[/},)|])/.test(pattern) || /[{,(|]\//.test(pattern);
+}
+
+/** Paths in code-unit order, the order every file list is searched in. */
+export function sortPaths(paths: string[]): string[] {
+  return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 async function globFiles(root: string, pattern: string): Promise<FileList> {
   // The crawl skips .git anyway; a glob that names it is refused by name, not left to match nothing.
   if (inGitDir(pattern)) return { ok: false, error: gitDirRule(pattern) };
-  // tinyglobby would happily crawl `{..,src}/**` or `{/,src}/**` from outside
-  // the root; refuse before crawling anything.
-  if (/(^|[/{,(|])\.\.($|[/},)|])/.test(pattern) || /[{,(|]\//.test(pattern)) {
+  if (unsafeGlob(pattern)) {
     return { ok: false, error: `glob ${pattern} could reach outside the repository` };
   }
   let realRoot: string;
@@ -78,7 +106,7 @@ async function globFiles(root: string, pattern: string): Promise<FileList> {
   } catch (e) {
     return { ok: false, error: `could not list ${pattern}: ${errorText(e)}` };
   }
-  matched.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  sortPaths(matched);
 
   // Per directory, not per file: a glob over a large tree lists thousands of
   // files in a few dozen directories. Synchronous on purpose: promise-based

@@ -1,12 +1,13 @@
 import { Worker } from "node:worker_threads";
 import type {
+  BlobSource,
   FileService,
   FileServiceStats,
   GrepResult,
   LineRead,
   RegexOutcome,
 } from "../types.js";
-import type { WorkerConfig, WorkerRequest, WorkerResponse } from "./protocol.js";
+import type { GivenFiles, WorkerConfig, WorkerRequest, WorkerResponse } from "./protocol.js";
 import { WORKER_SOURCE } from "./worker-source.js";
 
 export interface FileServiceSettings {
@@ -20,7 +21,19 @@ export interface FileServiceSettings {
   maxFileBytes?: number;
   /** An idle worker is stopped (its cache freed) after this long, milliseconds. */
   idleReleaseMs?: number;
+  /**
+   * Read files from here (the head commit's blobs, keyed by path) instead of
+   * the disk: the service sends the worker each file it lacks with the
+   * request that needs it, at most `givenChunkBytes` per request.
+   */
+  blobs?: BlobSource;
+  givenChunkBytes?: number;
 }
+
+// A grep over a commit's files goes to the worker in requests of about this
+// many bytes: the blobs of one request are held twice for a moment (git's
+// answer and the worker's copy), so a tree larger than that never is.
+const DEFAULT_GIVEN_CHUNK_BYTES = 4 * 1024 * 1024;
 
 // Sized so that a typical tree (the benchmark's: 5,000 files, 100 MB) is read
 // once per run however many checks grep it, within a 300 MB peak RSS: ASCII
@@ -42,6 +55,10 @@ type Request = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, "id"
 interface Job {
   /** Absent for an invalidation: drop the worker and its cache at this point of the queue. */
   request?: Request;
+  /** Regex time already spent by the call this request continues (a grep in chunks), ms. */
+  spentMs?: number;
+  /** Told the regex time spent when the request ends. */
+  onSpent?: (ms: number) => void;
   /** `/source/flags` of the regex the request runs, for the timeout message. */
   regex?: string;
   resolve: (outcome: RegexOutcome<unknown>) => void;
@@ -72,13 +89,20 @@ class WorkerFileService implements FileService {
   /** Why the service takes no more requests, once closed or aborted. */
   #stopped: string | undefined;
   #stats: FileServiceStats = { diskReads: 0, requests: 0, regexTimeouts: 0 };
+  readonly #blobs: BlobSource | undefined;
+  readonly #chunkBytes: number;
+  /** Reading a commit: the keys the worker's cache holds (as it last said). */
+  readonly #held = new Set<string>();
 
   constructor(settings: FileServiceSettings) {
     this.#timeoutMs = settings.regexTimeoutMs;
+    this.#blobs = settings.blobs;
+    this.#chunkBytes = settings.givenChunkBytes ?? DEFAULT_GIVEN_CHUNK_BYTES;
     this.#idleReleaseMs = settings.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
     this.#config = {
       cacheBytes: settings.cacheBytes ?? DEFAULT_CACHE_BYTES,
       maxFileBytes: settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      given: settings.blobs !== undefined,
     };
     const signal = settings.signal;
     const abort = () => void this.#stop("the run was aborted");
@@ -91,7 +115,56 @@ class WorkerFileService implements FileService {
   }
 
   grep(files: readonly string[], source: string, limit: number): Promise<RegexOutcome<GrepResult>> {
+    if (this.#blobs !== undefined) return this.#grepInChunks(this.#blobs, files, source, limit);
     return this.#send({ op: "grep", files: files.join("\0"), source, limit }, `/${source}/`);
+  }
+
+  /**
+   * A grep over a commit's files, as requests of at most `givenChunkBytes`
+   * of file bytes each, one after another: one answer, and one regex time
+   * bound over them all, as for a single request.
+   */
+  async #grepInChunks(
+    blobs: BlobSource,
+    files: readonly string[],
+    source: string,
+    limit: number,
+  ): Promise<RegexOutcome<GrepResult>> {
+    let sizes: ReadonlyMap<string, number>;
+    try {
+      sizes = await blobs.sizes();
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+    const total: GrepResult = { hits: [], scanned: 0, unreadable: [] };
+    let spentMs = 0;
+    let start = 0;
+    while (start < files.length && total.hits.length < limit) {
+      let end = start;
+      let bytes = 0;
+      while (
+        end < files.length &&
+        (end === start || bytes + (sizes.get(files[end]!) ?? 0) <= this.#chunkBytes)
+      ) {
+        bytes += sizes.get(files[end]!) ?? 0;
+        end++;
+      }
+      const request: Request = {
+        op: "grep",
+        files: files.slice(start, end).join("\0"),
+        source,
+        limit: limit - total.hits.length,
+      };
+      const part = await this.#send<GrepResult>(request, `/${source}/`, spentMs, (ms) => {
+        spentMs = ms;
+      });
+      if (!part.ok) return part;
+      total.hits.push(...part.value.hits);
+      total.scanned += part.value.scanned;
+      total.unreadable.push(...part.value.unreadable);
+      start = end;
+    }
+    return { ok: true, value: total };
   }
 
   contains(file: string, needle: string): Promise<RegexOutcome<boolean>> {
@@ -124,12 +197,19 @@ class WorkerFileService implements FileService {
     });
   }
 
-  #send<T>(request: Request, regex?: string): Promise<RegexOutcome<T>> {
+  #send<T>(
+    request: Request,
+    regex?: string,
+    spentMs?: number,
+    onSpent?: (ms: number) => void,
+  ): Promise<RegexOutcome<T>> {
     if (this.#stopped) return Promise.resolve({ ok: false, error: `stopped: ${this.#stopped}` });
     this.#stats.requests++;
     return new Promise((resolve) => {
       const job: Job = { request, resolve: resolve as Job["resolve"] };
       if (regex !== undefined) job.regex = regex;
+      if (spentMs !== undefined) job.spentMs = spentMs;
+      if (onSpent !== undefined) job.onSpent = onSpent;
       this.#queue.push(job);
       this.#pump();
     });
@@ -161,21 +241,70 @@ class WorkerFileService implements FileService {
       this.#pump();
       return;
     }
+    const id = this.#nextId++;
+    this.#current = { ...job, id };
+    const blobs = this.#blobs;
+    if (blobs === undefined || job.request.op === "match") {
+      this.#post({ ...job.request, id });
+      return;
+    }
+    // The files it needs that the worker lacks, read before the clock starts.
+    this.#given(blobs, job.request).then(
+      (given) => {
+        if (this.#current?.id === id) this.#post({ ...job.request!, id, given });
+      },
+      (e: Error) => {
+        if (this.#current?.id === id) this.#finish({ ok: false, error: e.message });
+      },
+    );
+  }
+
+  /** Hand the current request to the worker (started when there is none) and time it. */
+  #post(request: WorkerRequest): void {
     let worker: Worker;
     try {
       worker = this.#worker ?? this.#spawn();
     } catch (e) {
-      job.resolve({ ok: false, error: `could not start the file worker: ${(e as Error).message}` });
-      this.#pump();
+      this.#finish({
+        ok: false,
+        error: `could not start the file worker: ${(e as Error).message}`,
+      });
       return;
     }
-    const id = this.#nextId++;
-    this.#current = { ...job, id };
-    Atomics.store(this.#clock!, 1, 0n);
+    const spent = this.#current?.spentMs ?? 0;
+    Atomics.store(this.#clock!, 1, BigInt(spent));
     // While a request is pending someone awaits it: keep the process alive.
     worker.ref();
-    worker.postMessage({ ...job.request!, id });
-    this.#arm(this.#timeoutMs);
+    worker.postMessage(request);
+    this.#arm(this.#timeoutMs - spent);
+  }
+
+  /** What a request over a commit's files must bring: the bytes of each file the worker lacks. */
+  async #given(blobs: BlobSource, request: Request): Promise<GivenFiles> {
+    const keys =
+      request.op === "grep"
+        ? request.files === ""
+          ? []
+          : request.files.split("\0")
+        : request.op === "match"
+          ? []
+          : [request.file];
+    const sizes = await blobs.sizes();
+    const errors: [string, string][] = [];
+    const wanted = new Set<string>();
+    for (const key of keys) {
+      if (this.#held.has(key) || wanted.has(key)) continue;
+      const size = sizes.get(key) ?? 0;
+      if (size > this.#config.maxFileBytes) {
+        errors.push([
+          key,
+          `file is ${size} bytes, over the ${this.#config.maxFileBytes}-byte limit`,
+        ]);
+      } else wanted.add(key);
+    }
+    const list = [...wanted];
+    const read = await blobs.read(list);
+    return { keys: list, data: read.data, spans: read.spans, errors };
   }
 
   #spawn(): Worker {
@@ -202,6 +331,9 @@ class WorkerFileService implements FileService {
   #onResponse(worker: Worker, response: WorkerResponse): void {
     const job = this.#current;
     if (worker !== this.#worker || job?.id !== response.id) return;
+    // Added first: a key taken in and let go within the request ends up not held.
+    for (const key of response.held?.added ?? []) this.#held.add(key);
+    for (const key of response.held?.dropped ?? []) this.#held.delete(key);
     this.#finish(
       response.ok ? { ok: true, value: response.value } : { ok: false, error: response.error },
     );
@@ -218,6 +350,7 @@ class WorkerFileService implements FileService {
     clearTimeout(this.#timer);
     const job = this.#current;
     this.#current = undefined;
+    if (this.#clock) job?.onSpent?.(Number(Atomics.load(this.#clock, 1)));
     job?.resolve(outcome);
     this.#pump();
   }
@@ -252,6 +385,7 @@ class WorkerFileService implements FileService {
     if (this.#clock) this.#stats.diskReads += Number(Atomics.load(this.#clock, 2));
     this.#worker = undefined;
     this.#clock = undefined;
+    this.#held.clear();
     return worker ? worker.terminate() : Promise.resolve();
   }
 

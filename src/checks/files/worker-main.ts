@@ -112,9 +112,28 @@ export function fileWorker(
     return hit.text;
   };
 
+  // Reading a commit: the current request's files, and what the cache took in and let go.
+  let given: Map<string, [number, number] | string> = new Map();
+  let givenData: Uint8Array = new Uint8Array();
+  const added: string[] = [];
+  const dropped: string[] = [];
+
+  /** A file the request brought (`config.given`): its bytes, never the disk's. */
+  const readGiven = (file: string): Buffer => {
+    const at = given.get(file);
+    if (at === undefined) throw new Error("not in the commit");
+    if (typeof at === "string") throw new Error(at);
+    const bytes = Buffer.from(givenData.buffer, givenData.byteOffset + at[0], at[1] - at[0]);
+    if (bytes.length > config.maxFileBytes) {
+      throw new Error(`file is ${bytes.length} bytes, over the ${config.maxFileBytes}-byte limit`);
+    }
+    return bytes;
+  };
+
   const read = (file: string): string => {
     const hit = cached(file);
     if (hit !== undefined) return hit;
+    if (config.given) return decode(file, readGiven(file));
     // O_NONBLOCK: a FIFO swapped in after the caller's check must not hang the
     // read. O_NOFOLLOW: every path given is a real path or a glob entry that
     // was no symlink, so a symlink here was swapped in since: refuse it.
@@ -133,6 +152,11 @@ export function fileWorker(
     } finally {
       fs.closeSync(fd);
     }
+    return decode(file, bytes);
+  };
+
+  /** File bytes → text, counted as a read, sampled and cached. */
+  const decode = (file: string, bytes: Buffer): string => {
     Atomics.add(clock, 2, 1n);
     // ASCII decodes to the same text as Latin-1, and fastest so. V8 keeps
     // text within Latin-1 at one byte per character, anything else at two.
@@ -173,9 +197,11 @@ export function fileWorker(
       if (entry.request === request) return;
       cache.delete(key);
       cachedBytes -= entry.size;
+      if (config.given) dropped.push(key);
     }
     const now = ++tick;
     cache.set(file, { text, size, request, used: now, placed: now });
+    if (config.given) added.push(file);
     cachedBytes += size;
   };
 
@@ -278,11 +304,22 @@ export function fileWorker(
 
   parentPort?.on("message", (message: WorkerRequest) => {
     request++;
+    const brought = message.given;
+    if (brought) {
+      given = new Map<string, [number, number] | string>(brought.errors);
+      for (const [i, k] of brought.keys.entries()) given.set(k, brought.spans[i]!);
+      givenData = brought.data;
+    }
     let response: WorkerResponse;
     try {
       response = { id: message.id, ok: true, value: handle(message) };
     } catch (e) {
       response = { id: message.id, ok: false, error: errorText(e) };
+    }
+    if (config.given) {
+      response.held = { added: added.splice(0), dropped: dropped.splice(0) };
+      given = new Map();
+      givenData = new Uint8Array();
     }
     parentPort.postMessage(response);
   });
