@@ -60,6 +60,8 @@ export interface ProofRun {
   exitCode?: number;
   /** The runner's last lines of output (stdout and stderr together). */
   outputTail?: string;
+  /** A run of one mapped test alone, made because its run's results and exit status disagreed. */
+  solo?: { file: string; name: string };
   /** Set when the run decides nothing: every test of this run is an execution error. */
   error?: { message: string; hint: string };
   durationMs: number;

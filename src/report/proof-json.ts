@@ -20,6 +20,8 @@ export const SpecProofJsonSchema = z.object({
       preset: z.string(),
       chosenBy: z.string(),
       exitCode: z.number().int().optional(),
+      /** A run of one mapped test alone: its run's results and exit status disagreed. */
+      solo: z.object({ file: z.string(), name: z.string() }).optional(),
       error: z.object({ message: z.string(), hint: z.string() }).optional(),
       /** The runner's last output lines (stdout and stderr), where it printed any. */
       outputTail: z.string().optional(),
@@ -96,6 +98,7 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       preset: r.preset,
       chosenBy: r.chosenBy,
       ...(r.exitCode !== undefined && { exitCode: r.exitCode }),
+      ...(r.solo && { solo: { file: r.solo.file, name: r.solo.name } }),
       ...(r.error && { error: { message: r.error.message, hint: r.error.hint } }),
       ...(r.outputTail !== undefined && { outputTail: r.outputTail }),
       durationMs: Math.round(r.durationMs),

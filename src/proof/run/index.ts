@@ -7,10 +7,11 @@ import { openSandbox, privateTreeFits, type SandboxOptions } from "../../sandbox
 import { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
 import type { ProofRun, ProveInput, TestProof } from "../types.js";
+import { disagreements, entryKey, soloAnswer } from "./agree.js";
 import { detectTestCommand } from "./detect.js";
-import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
+import { answerFor, type GradedEntry, gradedEntries, gradeTest, type SideAnswer } from "./grade.js";
 import { batches, commandFromInput, type TestCommand } from "./presets.js";
-import { type Invocation, runSide } from "./side.js";
+import { type Invocation, runSide, runSolo, type SideInput } from "./side.js";
 import { type BaseContent, listTree, openViews, type ProofViews, planBase } from "./view.js";
 
 /** Default `test-timeout-seconds`, each runner invocation's bound: one constant, the inputs' own. */
@@ -166,7 +167,7 @@ export async function proveTests(
       error: { message: chosen.message, hint: chosen.hint },
       durationMs: 0,
     };
-    const failed: Invocation[] = [{ run, files }];
+    const failed: SideRun = { invocations: [{ run, files }], solo: new Map() };
     return settleAll(inputs, graded, all, failed, failed);
   }
   const command = chosen.command;
@@ -202,9 +203,9 @@ export async function proveTests(
       });
       return { runner, results };
     };
-    const runOn = async (which: "head" | "base", side: Side): Promise<Invocation[]> => {
+    const runOn = async (which: "head" | "base", side: Side): Promise<SideRun> => {
       try {
-        return await runSide({
+        const input: SideInput = {
           side: which,
           command,
           files,
@@ -214,7 +215,17 @@ export async function proveTests(
           env: ctx.env,
           timeoutMs,
           signal: ctx.signal,
-        });
+        };
+        const invocations = await runSide(input);
+        // Results and exit status disagree: each such mapped test alone, graded by its exit.
+        const solo = new Map<string, SideAnswer>();
+        let n = 0;
+        for (const e of disagreements(which, all, invocations, all)) {
+          const one = await runSolo(input, e.file, e.name, `${which}-solo-${++n}`);
+          invocations.push({ ...one, files: [] });
+          solo.set(entryKey(e), soloAnswer(e, one, all));
+        }
+        return { invocations, solo };
       } finally {
         side.runner.close();
       }
@@ -238,7 +249,7 @@ export async function proveTests(
     // while it runs. A copy's run could write anywhere: there the base view is laid out
     // only after it.
     const early = headSide.runner.root === checkout ? openBase() : undefined;
-    let head: Invocation[];
+    let head: SideRun;
     try {
       head = await runOn("head", headSide);
     } catch (e) {
@@ -246,7 +257,9 @@ export async function proveTests(
       throw e;
     }
     const b = await (early ?? openBase());
-    const base = b.ok ? await runOn("base", b.side) : [unrun(command, files, b.message)];
+    const base: SideRun = b.ok
+      ? await runOn("base", b.side)
+      : { invocations: [unrun(command, files, b.message)], solo: new Map() };
     return settleAll(inputs, graded, all, head, base);
   } catch (e) {
     // The checkout could not be listed or copied: nothing ran.
@@ -261,7 +274,7 @@ export async function proveTests(
       },
       durationMs: 0,
     };
-    const failed: Invocation[] = [{ run, files }];
+    const failed: SideRun = { invocations: [{ run, files }], solo: new Map() };
     return settleAll(inputs, graded, all, failed, failed);
   } finally {
     views?.close();
@@ -300,22 +313,34 @@ function chooseCommand(
   }, files);
 }
 
+/** One side's runs, and the answers its mapped tests got alone where results and exit disagreed. */
+interface SideRun {
+  invocations: Invocation[];
+  solo: ReadonlyMap<string, SideAnswer>;
+}
+
 function settleAll(
   inputs: readonly ProveInput[],
   graded: ReadonlyMap<string, GradedEntry[]>,
   all: readonly GradedEntry[],
-  head: readonly Invocation[],
-  base: readonly Invocation[],
+  head: SideRun,
+  base: SideRun,
 ): Map<string, TestProof> {
   const out = new Map<string, TestProof>();
-  const invocations = [...new Set([...head, ...base])];
+  const invocations = [...new Set([...head.invocations, ...base.invocations])];
+  const answer = (e: GradedEntry, side: SideRun) =>
+    side.solo.get(entryKey(e)) ?? answerFor(e, side.invocations, all);
   for (const i of inputs) {
     const entries = graded.get(i.contract) ?? [];
-    const tests = entries.map((e) =>
-      gradeTest(e, answerFor(e, head, all), answerFor(e, base, all)),
-    );
+    const tests = entries.map((e) => gradeTest(e, answer(e, head), answer(e, base)));
     const files = new Set(entries.map((e) => e.file));
-    const runs = invocations.filter((v) => v.files.some((f) => files.has(f))).map((v) => v.run);
+    const runs = invocations
+      .filter(
+        (v) =>
+          v.files.some((f) => files.has(f)) ||
+          (v.run.solo !== undefined && files.has(v.run.solo.file)),
+      )
+      .map((v) => v.run);
     out.set(i.contract, { runs, tests });
   }
   return out;
