@@ -40,6 +40,7 @@ export const SpecProofJsonSchema = z.object({
       verdict: z.enum([
         "proven",
         "passes-at-base",
+        "survives-mutants",
         "skipped-at-base",
         "not-passing-at-head",
         "invariant-holds",
@@ -49,6 +50,15 @@ export const SpecProofJsonSchema = z.object({
       reason: z.string(),
       /** An invariant that fails on the code before the change: shown, blocking nothing. */
       warning: z.string().optional(),
+      /** Mutation adequacy: the mutants of the changed code tried on its requirement's tests. */
+      mutants: z
+        .object({
+          tried: z.number().int(),
+          killed: z.number().int(),
+          survived: z.number().int(),
+          survivors: z.array(z.string()),
+        })
+        .optional(),
     }),
   ),
   tamper: z.array(
@@ -114,6 +124,9 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       verdict: t.verdict,
       reason: t.reason,
       ...(t.warning !== undefined && { warning: t.warning }),
+      ...(t.mutants !== undefined && {
+        mutants: { ...t.mutants, survivors: [...t.mutants.survivors] },
+      }),
     })),
     tamper: p.tamper.map((t) => ({ ...t })),
     guardrails: p.guardrails.map((g) => ({

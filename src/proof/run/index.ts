@@ -10,6 +10,15 @@ import type { ProofRun, ProveInput, TestProof } from "../types.js";
 import { disagreements, entryKey, soloAnswer } from "./agree.js";
 import { detectTestCommand } from "./detect.js";
 import { answerFor, type GradedEntry, gradedEntries, gradeTest, type SideAnswer } from "./grade.js";
+import {
+  applyMutation,
+  DEFAULT_MUTANTS_PER_REQUIREMENT,
+  DEFAULT_MUTATION_TIMEOUT_SECONDS,
+  type MutantSide,
+  mutantPool,
+  type RequirementProofMode,
+  runMutants,
+} from "./mutation.js";
 import { batches, commandFromInput, type TestCommand } from "./presets.js";
 import { type Invocation, runSide, runSolo, type SideInput } from "./side.js";
 import { type BaseContent, listTree, openViews, type ProofViews, planBase } from "./view.js";
@@ -63,6 +72,16 @@ export interface ProverContext {
   testFiles?: readonly string[];
   /** The `test-timeout-seconds` input, per runner invocation; default 600. */
   testTimeoutSeconds?: number;
+  /**
+   * `requirement-proof`: `mutation` (default where the runner is a preset:
+   * a proven requirement must also kill a mutant of the changed code),
+   * `fail-to-pass`, or `off` (never reaches here).
+   */
+  requirementProof?: RequirementProofMode;
+  /** `mutants-per-requirement`, default 8. */
+  mutantsPerRequirement?: number;
+  /** `mutation-timeout-seconds`: the whole mutation step's budget, default 300. */
+  mutationTimeoutSeconds?: number;
   /** Where runs happen: `sandboxRunners(…)`; absent: plain processes, no boundary. */
   runners?: RunnerFactory;
   /** The environment for test commands, already stripped of credentials. */
@@ -230,11 +249,13 @@ export async function proveTests(
         side.runner.close();
       }
     };
+    let content: BaseContent | undefined;
     const openBase = async (): Promise<
       { ok: true; side: Side } | { ok: false; message: string }
     > => {
       try {
-        return { ok: true, side: await open("base", await v.readBase({ commit: ctx.base, plan })) };
+        content = await v.readBase({ commit: ctx.base, plan });
+        return { ok: true, side: await open("base", content) };
       } catch (e) {
         return {
           ok: false,
@@ -260,7 +281,70 @@ export async function proveTests(
     const base: SideRun = b.ok
       ? await runOn("base", b.side)
       : { invocations: [unrun(command, files, b.message)], solo: new Map() };
-    return settleAll(inputs, graded, all, head, base);
+    const settledAll = settleAll(inputs, graded, all, head, base);
+    const mode = ctx.requirementProof ?? "mutation";
+    if (mode !== "mutation" || command.preset === "custom" || content === undefined)
+      return settledAll;
+    // Mutation adequacy (docs/proof.md): each mutant a private tree of the head with the
+    // mutated file in its layer, its requirement's mapped tests run alone in it.
+    const pool = mutantPool(checkout, content);
+    const side: MutantSide = async (name, m, text) => {
+      const variant = v.variant(
+        name,
+        new Map([[m.file, { bytes: Buffer.from(text), mode: 0o644 }]]),
+      );
+      const results = v.results(name);
+      const runner = await runners({
+        side: "head",
+        checkout,
+        layer: variant.layer,
+        copy: variant.copy,
+        reads: { privateTree: v.readsOutside, copy: v.reads },
+        results,
+        invocations: 1,
+      });
+      return {
+        input: {
+          side: "head",
+          command,
+          files,
+          tree: runner.root,
+          results,
+          run: runner.run,
+          env: ctx.env,
+          timeoutMs,
+          signal: ctx.signal,
+        },
+        close: () => runner.close(),
+      };
+    };
+    const deadline =
+      Date.now() + (ctx.mutationTimeoutSeconds ?? DEFAULT_MUTATION_TIMEOUT_SECONDS) * 1000;
+    for (const [contract, proof] of settledAll) {
+      const requirements = new Map<string, GradedEntry[]>();
+      for (const t of proof.tests) {
+        if (t.verdict !== "proven") continue;
+        const entries = (graded.get(contract) ?? []).filter((e) => e.requirement === t.requirement);
+        requirements.set(t.requirement, entries);
+      }
+      if (requirements.size === 0) continue;
+      const results =
+        pool.length === 0
+          ? new Map()
+          : await runMutants({
+              requirements,
+              pool,
+              perRequirement: ctx.mutantsPerRequirement ?? DEFAULT_MUTANTS_PER_REQUIREMENT,
+              deadline,
+              side,
+              checkout,
+            });
+      settledAll.set(contract, {
+        ...proof,
+        tests: applyMutation(proof.tests, results, pool.length),
+      });
+    }
+    return settledAll;
   } catch (e) {
     // The checkout could not be listed or copied: nothing ran.
     const run: ProofRun = {
