@@ -96,14 +96,18 @@ ${DISCOVERY}
                             repeatable or comma-separated); a missing path is a usage error
   --check-network MODE      host (default): checks share the runner's network (service
                             containers on localhost); none: loopback only, per check
-  --requirement-proof MODE  on (default): requirement specs' mapped tests are proved fail-to-pass
-                            against --base (docs/proof.md); off: they stay awaiting proof
+  --requirement-proof MODE  mutation (default; also on): requirement specs' mapped tests are
+                            proved fail-to-pass against --base and must make a mutant of the
+                            changed code fail (docs/proof.md); fail-to-pass: without mutants;
+                            off: they stay awaiting proof
   --test-tamper             with --base: read the test diff for tampering even when no
                             requirement spec is in scope (always read when one is)
   --test-command CMD        how the proof runs tests: a template ({junit}, {files}) or a preset
                             (vitest, jest, pytest, go, node); default: detected
   --test-files GLOB         a test-file glob (repeatable), replacing the defaults in docs/proof.md
   --test-timeout-seconds N  limit of each test-runner invocation of the proof (default 600)
+  --mutants-per-requirement N  mutants of the changed code tried per requirement (default 8)
+  --mutation-timeout-seconds N  the whole mutation step's budget (default 300)
   --shard I/N               run only shard I of N (1 ≤ I ≤ N ≤ 256) of the contracts in scope,
                             whole contracts balanced by their checks; the report gets a shard
                             block, the exit code is 0 unless the run itself fails (the merge
