@@ -36,6 +36,8 @@ const INPUTS = [
   "test-command",
   "test-files",
   "test-timeout-seconds",
+  "mutants-per-requirement",
+  "mutation-timeout-seconds",
   "shard",
   "merge-reports",
 ];

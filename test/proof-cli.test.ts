@@ -65,7 +65,10 @@ describe("run --base: the requirement proof's diff findings block (the CLI has n
 
 describe("the proof's flags", () => {
   it.each([
-    [["--requirement-proof", "of"], "--requirement-proof 'of' is not one of on, off"],
+    [
+      ["--requirement-proof", "of"],
+      "--requirement-proof 'of' is not one of mutation, fail-to-pass, off",
+    ],
     [["--test-timeout-seconds", "0"], "--test-timeout-seconds"],
     [["--test-command", " "], "--test-command is empty"],
     [["--test-files", "/abs/**"], "--test-files '/abs/**' must be relative"],

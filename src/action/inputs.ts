@@ -3,6 +3,10 @@ import { isAbsolute, resolve } from "node:path";
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { parseEnvGrant } from "../process/env.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
+import {
+  DEFAULT_MUTANTS_PER_REQUIREMENT,
+  DEFAULT_MUTATION_TIMEOUT_SECONDS,
+} from "../proof/run/mutation.js";
 import { DEFAULT_CHECK_NAME } from "../report/github-text.js";
 import {
   CHECK_NETWORKS,
@@ -90,6 +94,8 @@ export const INPUT_DEFAULTS = {
   "test-command": "",
   "test-files": "",
   "test-timeout-seconds": String(DEFAULT_TEST_TIMEOUT_SECONDS),
+  "mutants-per-requirement": String(DEFAULT_MUTANTS_PER_REQUIREMENT),
+  "mutation-timeout-seconds": String(DEFAULT_MUTATION_TIMEOUT_SECONDS),
 } as const;
 
 const TRUE = ["true", "True", "TRUE"];
@@ -176,8 +182,20 @@ export function parseInputs(
       );
   }
   const testCommand = raw("test-command");
+  const proofMode = oneOf("requirement-proof", ["on", "mutation", "fail-to-pass", "off"] as const);
   const proof: ProofOptions = {
-    requirementProof: oneOf("requirement-proof", ["on", "off"] as const) === "on",
+    requirementProof: proofMode !== "off",
+    proofMode: proofMode === "fail-to-pass" ? "fail-to-pass" : "mutation",
+    mutantsPerRequirement: positive(
+      "mutants-per-requirement",
+      DEFAULT_MUTANTS_PER_REQUIREMENT,
+      1000,
+    ),
+    mutationTimeoutSeconds: positive(
+      "mutation-timeout-seconds",
+      DEFAULT_MUTATION_TIMEOUT_SECONDS,
+      6 * 3600,
+    ),
     requirementMap: oneOf("requirement-map", ["optional", "required"] as const),
     surface: "action",
     testTamper: oneOf("test-tamper", ["off", "on"] as const) === "on",

@@ -105,8 +105,10 @@ ${DISCOVERY}
                             (PATH, HOME, locale, CI, workflow context, toolchain directories;
                             docs/security.md); values come from this environment and are
                             never shown; repeatable or comma-separated
-  --requirement-proof MODE  on (default): requirement specs' mapped tests are proved fail-to-pass
-                            against --base (docs/proof.md); off: they stay awaiting proof
+  --requirement-proof MODE  mutation (default; also on): requirement specs' mapped tests are
+                            proved fail-to-pass against --base and must make a mutant of the
+                            changed code fail (docs/proof.md); fail-to-pass: without mutants;
+                            off: they stay awaiting proof
   --requirement-map MODE    optional (default): a spec without a ## Requirement Map is gated on
                             everything else, its requirements shown unmapped; required: it
                             blocks (criterion MAP)
@@ -116,6 +118,8 @@ ${DISCOVERY}
                             (vitest, jest, pytest, go, node); default: detected
   --test-files GLOB         a test-file glob (repeatable), replacing the defaults in docs/proof.md
   --test-timeout-seconds N  limit of each test-runner invocation of the proof (default 600)
+  --mutants-per-requirement N  mutants of the changed code tried per requirement (default 8)
+  --mutation-timeout-seconds N  the whole mutation step's budget (default 300)
   --shard I/N               run only shard I of N (1 ≤ I ≤ N ≤ 256) of the contracts in scope,
                             whole contracts balanced by their checks; the report gets a shard
                             block, the exit code is 0 unless the run itself fails (the merge

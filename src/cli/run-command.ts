@@ -3,6 +3,10 @@ import { openGit } from "../git/index.js";
 import { parseEnvGrant } from "../process/env.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
 import { sandboxRunners } from "../proof/run/index.js";
+import {
+  DEFAULT_MUTANTS_PER_REQUIREMENT,
+  DEFAULT_MUTATION_TIMEOUT_SECONDS,
+} from "../proof/run/mutation.js";
 import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { redactChunks } from "../report/redact.js";
@@ -62,6 +66,8 @@ const OPTIONS = {
   "test-command": { type: "string" },
   "test-files": { type: "string", multiple: true },
   "test-timeout-seconds": { type: "string" },
+  "mutants-per-requirement": { type: "string" },
+  "mutation-timeout-seconds": { type: "string" },
   shard: { type: "string" },
   "report-file": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -75,6 +81,8 @@ const NUMERIC = [
   "markdown-budget",
   "check-memory-mb",
   "test-timeout-seconds",
+  "mutants-per-requirement",
+  "mutation-timeout-seconds",
 ];
 
 export async function runCommand(args: string[], rawIO: CliIO): Promise<number> {
@@ -301,11 +309,14 @@ export function proofFlags(values: {
   "test-command"?: string | undefined;
   "test-files"?: string[] | undefined;
   "test-timeout-seconds"?: string | undefined;
+  "mutants-per-requirement"?: string | undefined;
+  "mutation-timeout-seconds"?: string | undefined;
 }): ProofOptions {
   const onOff = values["requirement-proof"] ?? "on";
-  if (onOff !== "on" && onOff !== "off")
+  const MODES = ["mutation", "fail-to-pass", "off", "on"];
+  if (!MODES.includes(onOff))
     throw new UsageError(
-      `--requirement-proof '${onOff}' is not one of on, off${didYouMean(onOff, ["on", "off"])}`,
+      `--requirement-proof '${onOff}' is not one of mutation, fail-to-pass, off (on: mutation)${didYouMean(onOff, MODES)}`,
     );
   const map = values["requirement-map"] ?? "optional";
   if (map !== "optional" && map !== "required")
@@ -327,7 +338,22 @@ export function proofFlags(values: {
       throw new UsageError(`--test-files '${g}' must be relative to the root, without '..'`);
   }
   return {
-    requirementProof: onOff === "on",
+    requirementProof: onOff !== "off",
+    proofMode: onOff === "fail-to-pass" ? "fail-to-pass" : "mutation",
+    mutantsPerRequirement: positiveInt(
+      "mutants-per-requirement",
+      values["mutants-per-requirement"],
+      DEFAULT_MUTANTS_PER_REQUIREMENT,
+      "mutants",
+      1000,
+    ),
+    mutationTimeoutSeconds: positiveInt(
+      "mutation-timeout-seconds",
+      values["mutation-timeout-seconds"],
+      DEFAULT_MUTATION_TIMEOUT_SECONDS,
+      "seconds",
+      6 * 3600,
+    ),
     requirementMap: map,
     surface: "cli",
     testTamper: values["test-tamper"] === true,

@@ -20,6 +20,8 @@ export const WEAKENING_INPUTS = [
   "test-command",
   "test-files",
   "test-timeout-seconds",
+  "mutants-per-requirement",
+  "mutation-timeout-seconds",
 ] as const;
 
 /** `owner/repo/.github/workflows/x.yml@refs/...` (GITHUB_WORKFLOW_REF) → `.github/workflows/x.yml`. */

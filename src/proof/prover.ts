@@ -7,8 +7,17 @@ import type { ProveInput, TestProof } from "./types.js";
 
 /** The proof's settings, from the action's inputs or the CLI's flags (docs/proof.md). */
 export interface ProofOptions {
-  /** `requirement-proof: on|off` (default on): off leaves mapped requirements awaiting proof. */
+  /** `requirement-proof` is not `off`: off leaves mapped requirements awaiting proof. */
   requirementProof: boolean;
+  /**
+   * `requirement-proof: mutation|fail-to-pass` (`on`, the default, is `mutation`): with
+   * mutation, a proven requirement's tests must also kill a mutant of the changed code.
+   */
+  proofMode?: "mutation" | "fail-to-pass";
+  /** `mutants-per-requirement` (default 8). */
+  mutantsPerRequirement?: number;
+  /** `mutation-timeout-seconds`: the mutation step's whole budget (default 300). */
+  mutationTimeoutSeconds?: number;
   /**
    * `requirement-map: optional|required` (default optional): the map is the
    * gate's offer (spec-kit's templates have none), so a spec without one is

@@ -15,6 +15,8 @@ export type TestOutcome = "passed" | "failed" | "errored" | "skipped" | "absent"
 export type ProofVerdict =
   /** New or changed requirement: failed/errored (or absent: file failed to load) at base, passed at head. */
   | "proven"
+  /** Proven by the two runs, but no sampled mutant of the changed code makes its tests fail. */
+  | "survives-mutants"
   /** Passed at base: "proves nothing: passes on the code before this change". */
   | "passes-at-base"
   /** Skipped at base: not proven. */
@@ -46,6 +48,17 @@ export interface ProvedTest {
   reason: string;
   /** Not blocking, shown with the row: an invariant that fails on the code before this change. */
   warning?: string;
+  /** Mutation adequacy of its requirement's mapped tests, where mutants were run. */
+  mutants?: MutantTally;
+}
+
+/** What the mutants of the changed code did to one requirement's mapped tests. */
+export interface MutantTally {
+  tried: number;
+  killed: number;
+  survived: number;
+  /** Up to 5 surviving mutants: `file:line operator: before → after`. */
+  survivors: string[];
 }
 
 /** One runner invocation (head or base). */
@@ -60,6 +73,8 @@ export interface ProofRun {
   exitCode?: number;
   /** The runner's last lines of output (stdout and stderr together). */
   outputTail?: string;
+  /** A run of one mapped test alone, made because its run's results and exit status disagreed. */
+  solo?: { file: string; name: string };
   /** Set when the run decides nothing: every test of this run is an execution error. */
   error?: { message: string; hint: string };
   durationMs: number;

@@ -20,6 +20,8 @@ export const SpecProofJsonSchema = z.object({
       preset: z.string(),
       chosenBy: z.string(),
       exitCode: z.number().int().optional(),
+      /** A run of one mapped test alone: its run's results and exit status disagreed. */
+      solo: z.object({ file: z.string(), name: z.string() }).optional(),
       error: z.object({ message: z.string(), hint: z.string() }).optional(),
       /** The runner's last output lines (stdout and stderr), where it printed any. */
       outputTail: z.string().optional(),
@@ -38,6 +40,7 @@ export const SpecProofJsonSchema = z.object({
       verdict: z.enum([
         "proven",
         "passes-at-base",
+        "survives-mutants",
         "skipped-at-base",
         "not-passing-at-head",
         "invariant-holds",
@@ -47,6 +50,15 @@ export const SpecProofJsonSchema = z.object({
       reason: z.string(),
       /** An invariant that fails on the code before the change: shown, blocking nothing. */
       warning: z.string().optional(),
+      /** Mutation adequacy: the mutants of the changed code tried on its requirement's tests. */
+      mutants: z
+        .object({
+          tried: z.number().int(),
+          killed: z.number().int(),
+          survived: z.number().int(),
+          survivors: z.array(z.string()),
+        })
+        .optional(),
     }),
   ),
   tamper: z.array(
@@ -96,6 +108,7 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       preset: r.preset,
       chosenBy: r.chosenBy,
       ...(r.exitCode !== undefined && { exitCode: r.exitCode }),
+      ...(r.solo && { solo: { file: r.solo.file, name: r.solo.name } }),
       ...(r.error && { error: { message: r.error.message, hint: r.error.hint } }),
       ...(r.outputTail !== undefined && { outputTail: r.outputTail }),
       durationMs: Math.round(r.durationMs),
@@ -111,6 +124,9 @@ export function specProofJson(p: SpecProof): SpecProofJson {
       verdict: t.verdict,
       reason: t.reason,
       ...(t.warning !== undefined && { warning: t.warning }),
+      ...(t.mutants !== undefined && {
+        mutants: { ...t.mutants, survivors: [...t.mutants.survivors] },
+      }),
     })),
     tamper: p.tamper.map((t) => ({ ...t })),
     guardrails: p.guardrails.map((g) => ({

@@ -8,6 +8,7 @@ import { OUTPUT_LINES, outputLines, safe } from "./terminal.js";
 export const PROOF_VERDICT_TEXT: Record<ProvedTest["verdict"], string> = {
   proven: "proven: fails before the change, passes after",
   "passes-at-base": "proves nothing: passes on the code before this change",
+  "survives-mutants": "proves nothing: no mutant of the changed code makes these tests fail",
   "skipped-at-base": "not proven: skipped on the code before this change",
   "not-passing-at-head": "not proven: does not pass at head",
   "invariant-holds": "invariant: passes at head",

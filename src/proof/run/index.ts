@@ -7,10 +7,20 @@ import { openSandbox, privateTreeFits, type SandboxOptions } from "../../sandbox
 import { DEFAULT_TEST_TIMEOUT_SECONDS } from "../prover.js";
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "../test-files.js";
 import type { ProofRun, ProveInput, TestProof } from "../types.js";
+import { disagreements, entryKey, soloAnswer } from "./agree.js";
 import { detectTestCommand } from "./detect.js";
-import { answerFor, type GradedEntry, gradedEntries, gradeTest } from "./grade.js";
+import { answerFor, type GradedEntry, gradedEntries, gradeTest, type SideAnswer } from "./grade.js";
+import {
+  applyMutation,
+  DEFAULT_MUTANTS_PER_REQUIREMENT,
+  DEFAULT_MUTATION_TIMEOUT_SECONDS,
+  type MutantSide,
+  mutantPool,
+  type RequirementProofMode,
+  runMutants,
+} from "./mutation.js";
 import { batches, commandFromInput, type TestCommand } from "./presets.js";
-import { type Invocation, runSide } from "./side.js";
+import { type Invocation, runSide, runSolo, type SideInput } from "./side.js";
 import { type BaseContent, listTree, openViews, type ProofViews, planBase } from "./view.js";
 
 /** Default `test-timeout-seconds`, each runner invocation's bound: one constant, the inputs' own. */
@@ -62,6 +72,16 @@ export interface ProverContext {
   testFiles?: readonly string[];
   /** The `test-timeout-seconds` input, per runner invocation; default 600. */
   testTimeoutSeconds?: number;
+  /**
+   * `requirement-proof`: `mutation` (default where the runner is a preset:
+   * a proven requirement must also kill a mutant of the changed code),
+   * `fail-to-pass`, or `off` (never reaches here).
+   */
+  requirementProof?: RequirementProofMode;
+  /** `mutants-per-requirement`, default 8. */
+  mutantsPerRequirement?: number;
+  /** `mutation-timeout-seconds`: the whole mutation step's budget, default 300. */
+  mutationTimeoutSeconds?: number;
   /** Where runs happen: `sandboxRunners(…)`; absent: plain processes, no boundary. */
   runners?: RunnerFactory;
   /** The environment for test commands, already stripped of credentials. */
@@ -166,7 +186,7 @@ export async function proveTests(
       error: { message: chosen.message, hint: chosen.hint },
       durationMs: 0,
     };
-    const failed: Invocation[] = [{ run, files }];
+    const failed: SideRun = { invocations: [{ run, files }], solo: new Map() };
     return settleAll(inputs, graded, all, failed, failed);
   }
   const command = chosen.command;
@@ -202,9 +222,9 @@ export async function proveTests(
       });
       return { runner, results };
     };
-    const runOn = async (which: "head" | "base", side: Side): Promise<Invocation[]> => {
+    const runOn = async (which: "head" | "base", side: Side): Promise<SideRun> => {
       try {
-        return await runSide({
+        const input: SideInput = {
           side: which,
           command,
           files,
@@ -214,16 +234,28 @@ export async function proveTests(
           env: ctx.env,
           timeoutMs,
           signal: ctx.signal,
-        });
+        };
+        const invocations = await runSide(input);
+        // Results and exit status disagree: each such mapped test alone, graded by its exit.
+        const solo = new Map<string, SideAnswer>();
+        let n = 0;
+        for (const e of disagreements(which, all, invocations, all)) {
+          const one = await runSolo(input, e.file, e.name, `${which}-solo-${++n}`);
+          invocations.push({ ...one, files: [] });
+          solo.set(entryKey(e), soloAnswer(e, one, all));
+        }
+        return { invocations, solo };
       } finally {
         side.runner.close();
       }
     };
+    let content: BaseContent | undefined;
     const openBase = async (): Promise<
       { ok: true; side: Side } | { ok: false; message: string }
     > => {
       try {
-        return { ok: true, side: await open("base", await v.readBase({ commit: ctx.base, plan })) };
+        content = await v.readBase({ commit: ctx.base, plan });
+        return { ok: true, side: await open("base", content) };
       } catch (e) {
         return {
           ok: false,
@@ -238,7 +270,7 @@ export async function proveTests(
     // while it runs. A copy's run could write anywhere: there the base view is laid out
     // only after it.
     const early = headSide.runner.root === checkout ? openBase() : undefined;
-    let head: Invocation[];
+    let head: SideRun;
     try {
       head = await runOn("head", headSide);
     } catch (e) {
@@ -246,8 +278,73 @@ export async function proveTests(
       throw e;
     }
     const b = await (early ?? openBase());
-    const base = b.ok ? await runOn("base", b.side) : [unrun(command, files, b.message)];
-    return settleAll(inputs, graded, all, head, base);
+    const base: SideRun = b.ok
+      ? await runOn("base", b.side)
+      : { invocations: [unrun(command, files, b.message)], solo: new Map() };
+    const settledAll = settleAll(inputs, graded, all, head, base);
+    const mode = ctx.requirementProof ?? "mutation";
+    if (mode !== "mutation" || command.preset === "custom" || content === undefined)
+      return settledAll;
+    // Mutation adequacy (docs/proof.md): each mutant a private tree of the head with the
+    // mutated file in its layer, its requirement's mapped tests run alone in it.
+    const pool = mutantPool(checkout, content);
+    const side: MutantSide = async (name, m, text) => {
+      const variant = v.variant(
+        name,
+        new Map([[m.file, { bytes: Buffer.from(text), mode: 0o644 }]]),
+      );
+      const results = v.results(name);
+      const runner = await runners({
+        side: "head",
+        checkout,
+        layer: variant.layer,
+        copy: variant.copy,
+        reads: { privateTree: v.readsOutside, copy: v.reads },
+        results,
+        invocations: 1,
+      });
+      return {
+        input: {
+          side: "head",
+          command,
+          files,
+          tree: runner.root,
+          results,
+          run: runner.run,
+          env: ctx.env,
+          timeoutMs,
+          signal: ctx.signal,
+        },
+        close: () => runner.close(),
+      };
+    };
+    const deadline =
+      Date.now() + (ctx.mutationTimeoutSeconds ?? DEFAULT_MUTATION_TIMEOUT_SECONDS) * 1000;
+    for (const [contract, proof] of settledAll) {
+      const requirements = new Map<string, GradedEntry[]>();
+      for (const t of proof.tests) {
+        if (t.verdict !== "proven") continue;
+        const entries = (graded.get(contract) ?? []).filter((e) => e.requirement === t.requirement);
+        requirements.set(t.requirement, entries);
+      }
+      if (requirements.size === 0) continue;
+      const results =
+        pool.length === 0
+          ? new Map()
+          : await runMutants({
+              requirements,
+              pool,
+              perRequirement: ctx.mutantsPerRequirement ?? DEFAULT_MUTANTS_PER_REQUIREMENT,
+              deadline,
+              side,
+              checkout,
+            });
+      settledAll.set(contract, {
+        ...proof,
+        tests: applyMutation(proof.tests, results, pool.length),
+      });
+    }
+    return settledAll;
   } catch (e) {
     // The checkout could not be listed or copied: nothing ran.
     const run: ProofRun = {
@@ -261,7 +358,7 @@ export async function proveTests(
       },
       durationMs: 0,
     };
-    const failed: Invocation[] = [{ run, files }];
+    const failed: SideRun = { invocations: [{ run, files }], solo: new Map() };
     return settleAll(inputs, graded, all, failed, failed);
   } finally {
     views?.close();
@@ -300,22 +397,34 @@ function chooseCommand(
   }, files);
 }
 
+/** One side's runs, and the answers its mapped tests got alone where results and exit disagreed. */
+interface SideRun {
+  invocations: Invocation[];
+  solo: ReadonlyMap<string, SideAnswer>;
+}
+
 function settleAll(
   inputs: readonly ProveInput[],
   graded: ReadonlyMap<string, GradedEntry[]>,
   all: readonly GradedEntry[],
-  head: readonly Invocation[],
-  base: readonly Invocation[],
+  head: SideRun,
+  base: SideRun,
 ): Map<string, TestProof> {
   const out = new Map<string, TestProof>();
-  const invocations = [...new Set([...head, ...base])];
+  const invocations = [...new Set([...head.invocations, ...base.invocations])];
+  const answer = (e: GradedEntry, side: SideRun) =>
+    side.solo.get(entryKey(e)) ?? answerFor(e, side.invocations, all);
   for (const i of inputs) {
     const entries = graded.get(i.contract) ?? [];
-    const tests = entries.map((e) =>
-      gradeTest(e, answerFor(e, head, all), answerFor(e, base, all)),
-    );
+    const tests = entries.map((e) => gradeTest(e, answer(e, head), answer(e, base)));
     const files = new Set(entries.map((e) => e.file));
-    const runs = invocations.filter((v) => v.files.some((f) => files.has(f))).map((v) => v.run);
+    const runs = invocations
+      .filter(
+        (v) =>
+          v.files.some((f) => files.has(f)) ||
+          (v.run.solo !== undefined && files.has(v.run.solo.file)),
+      )
+      .map((v) => v.run);
     out.set(i.contract, { runs, tests });
   }
   return out;

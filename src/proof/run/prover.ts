@@ -19,6 +19,13 @@ export function runningTestProver(runners?: RunnerFactory): TestProver {
         ...(ctx.options.testCommand !== undefined && { testCommand: ctx.options.testCommand }),
         ...(ctx.options.testFiles.length > 0 && { testFiles: ctx.options.testFiles }),
         testTimeoutSeconds: ctx.options.testTimeoutSeconds,
+        requirementProof: ctx.options.proofMode ?? "mutation",
+        ...(ctx.options.mutantsPerRequirement !== undefined && {
+          mutantsPerRequirement: ctx.options.mutantsPerRequirement,
+        }),
+        ...(ctx.options.mutationTimeoutSeconds !== undefined && {
+          mutationTimeoutSeconds: ctx.options.mutationTimeoutSeconds,
+        }),
         ...(runners && { runners }),
         env: ctx.env,
         signal: ctx.signal ?? new AbortController().signal,

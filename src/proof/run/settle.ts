@@ -7,6 +7,7 @@ const STATE: Record<ProofVerdict, State> = {
   proven: "met",
   "invariant-holds": "met",
   "passes-at-base": "unmet",
+  "survives-mutants": "unmet",
   "skipped-at-base": "unmet",
   "not-passing-at-head": "unmet",
   "invariant-broken": "unmet",

@@ -105,7 +105,7 @@ export interface ProofViews {
   /** Of `reads`, those outside the checkout: what a private tree over the checkout must add. */
   readsOutside: string[];
   /** A fresh, empty directory for one side's results file, outside every tree. */
-  results(side: "head" | "base"): string;
+  results(side: string): string;
   /**
    * What the base view takes from the merge base. Throws with a message
    * naming the file when a base version cannot be read (a symlink or
@@ -127,6 +127,16 @@ export interface ProofViews {
    * `undefined` when there is nothing to lay.
    */
   layer(content?: BaseContent): string | undefined;
+  /**
+   * The head tree with `files` replaced (a mutant: docs/proof.md, "Mutation
+   * adequacy"), named `name`: its layer for a private tree over the
+   * checkout, or a copy where no sandbox can hold one. Nothing is written to
+   * the checkout.
+   */
+  variant(
+    name: string,
+    files: ReadonlyMap<string, { bytes: Uint8Array; mode: number }>,
+  ): { layer(): string; copy(): string };
   /** Removes everything. */
   close(): void;
 }
@@ -190,6 +200,21 @@ export function openViews(opts: {
       const hide = [...(content?.hide ?? [])].sort();
       writeFileSync(at, encodeLayer({ files, hide, links }), { mode: 0o600 });
       return at;
+    },
+    variant(name, files) {
+      return {
+        layer() {
+          const at = join(dir, `${name}.layer`);
+          const laid = [...files].map(([path, f]) => ({ path, mode: f.mode, bytes: f.bytes }));
+          writeFileSync(at, encodeLayer({ files: laid, hide: [], links }), { mode: 0o600 });
+          return at;
+        },
+        copy() {
+          const tree = join(dir, name);
+          materialize(opts.checkout, tree, opts.listing, files, new Set());
+          return tree;
+        },
+      };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };

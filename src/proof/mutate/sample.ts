@@ -1,0 +1,94 @@
+import type { Mutant } from "./operators.js";
+
+/**
+ * The lines of `head` a pull request added or changed against `base`, pure:
+ * a head line counts as changed when no unclaimed base line has the same
+ * text (trimmed), so moved lines are not changed and a new file is all
+ * changed. An approximation of the diff that needs no diff algorithm and
+ * never misses an edited line.
+ */
+export function changedLines(base: string | undefined, head: string): Set<number> {
+  const lines = head.split("\n");
+  const out = new Set<number>();
+  if (base === undefined) {
+    lines.forEach((l, k) => {
+      if (l.trim() !== "") out.add(k + 1);
+    });
+    return out;
+  }
+  const left = new Map<string, number>();
+  for (const l of base.split("\n")) left.set(l.trim(), (left.get(l.trim()) ?? 0) + 1);
+  lines.forEach((l, k) => {
+    const t = l.trim();
+    const n = left.get(t) ?? 0;
+    if (n > 0) left.set(t, n - 1);
+    else if (t !== "") out.add(k + 1);
+  });
+  return out;
+}
+
+/**
+ * At most `n` mutants, chosen by a seeded sampler spread over the hunks
+ * (runs of adjacent changed lines per file): the hunks take turns, and
+ * within each the order is a seeded shuffle. The same pool and seed give
+ * the same choice on every run.
+ */
+export function sampleMutants(pool: readonly Mutant[], n: number, seed: string): Mutant[] {
+  if (pool.length <= n) return [...pool];
+  const hunks = new Map<string, Mutant[]>();
+  const sorted = [...pool].sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) || a.start - b.start || a.operator.localeCompare(b.operator),
+  );
+  let key = "";
+  let last: Mutant | undefined;
+  for (const m of sorted) {
+    if (last === undefined || last.file !== m.file || m.line > last.line + 1)
+      key = `${m.file}:${m.line}`;
+    const h = hunks.get(key) ?? [];
+    h.push(m);
+    hunks.set(key, h);
+    last = m;
+  }
+  const random = mulberry32(hash(seed));
+  const queues = [...hunks.values()].map((h) => shuffle(h, random));
+  const out: Mutant[] = [];
+  while (out.length < n) {
+    let took = false;
+    for (const q of queues) {
+      const m = q.shift();
+      if (m === undefined) continue;
+      out.push(m);
+      took = true;
+      if (out.length === n) break;
+    }
+    if (!took) break;
+  }
+  return out;
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j] as T, a[i] as T];
+  }
+  return a;
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
