@@ -76,6 +76,10 @@ export async function cliBaseSide(
   flag = "--base",
 ): Promise<BaseSide | undefined> {
   if (rev === undefined) return undefined;
+  // The same words as --changed-since's own check, whichever of the two reads the ref first.
+  if ((await git.resolveCommit(rev)) === undefined) {
+    throw new UsageError(`${flag} ${rev}: no such commit in ${git.root}`);
+  }
   try {
     return baseSide(git, await git.mergeBase(rev, "HEAD"));
   } catch (e) {
