@@ -210,7 +210,8 @@ export const SHAPES: readonly Shape[] = [
     name: "many boxes without an id",
     target: "gates-ledger",
     valid: false,
-    build: (n) => fill("- [ ] no id here\n", n),
+    // Titled a ledger: id-less boxes alone are no ledger at all (`not-a-ledger`, a warning).
+    build: (n) => `# Gates: adversarial\n\n${fill("- [ ] no id here\n", n - 24)}`,
   },
   {
     name: "many unknown keys in a task",
