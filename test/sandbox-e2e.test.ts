@@ -19,12 +19,16 @@ import {
 import { processesWith } from "./helpers/sandbox.js";
 
 const DAEMON = `import { readFileSync, writeFileSync } from "node:fs";
-const [gatePid, api, eventPath] = process.argv.slice(2);
+let [gatePid, api, eventPath] = process.argv.slice(2);
 const read = (f) => { try { return readFileSync(f, "utf8"); } catch { return ""; } };
 // The gate is an ancestor (its parent, or its parent's): walk up until an environment holds the token.
+// Checks get no API URL or event path of their own (an allowlisted environment): the gate's has them.
 let token = "";
 for (let p = gatePid; !token && Number(p) > 0; p = /^PPid:\\s*(\\d+)/m.exec(read("/proc/" + p + "/status"))?.[1] ?? "0") {
-  token = read("/proc/" + p + "/environ").split("\\0").find((l) => l.startsWith("INPUT_GITHUB-TOKEN="))?.slice(19) ?? "";
+  const env = read("/proc/" + p + "/environ").split("\\0");
+  const get = (k) => env.find((l) => l.startsWith(k + "="))?.slice(k.length + 1) ?? "";
+  token = get("INPUT_GITHUB-TOKEN");
+  if (token) { api ||= get("GITHUB_API_URL"); eventPath ||= get("GITHUB_EVENT_PATH"); }
 }
 writeFileSync(".daemon-up", "");
 const sha = JSON.parse(read(eventPath) || "{}").pull_request?.head?.sha ?? "";
@@ -68,7 +72,9 @@ describe("through the bundle", () => {
     expect(off.result.code).toBe(1);
     // The daemon outlives the gate's completion and turns the merge button green
     // (perhaps before the step even ended): wait for it.
-    while (off.gh.repo("acme/widgets").checkRuns[0]?.conclusion !== "success") {
+    // Bounded, so a control that stops working fails the test instead of hanging the suite.
+    for (let i = 0; off.gh.repo("acme/widgets").checkRuns[0]?.conclusion !== "success"; i++) {
+      if (i > 2400) throw new Error("control: the unsandboxed daemon never PATCHed the check run");
       await new Promise((r) => setTimeout(r, 50));
     }
     for (const pid of processesWith(offTag)) process.kill(pid, "SIGKILL");
