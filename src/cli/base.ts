@@ -76,8 +76,9 @@ export async function cliBaseSide(
   flag = "--base",
 ): Promise<BaseSide | undefined> {
   if (rev === undefined) return undefined;
-  // The same words as --changed-since's own check, whichever of the two reads the ref first.
-  if ((await git.resolveCommit(rev)) === undefined) {
+  // The same words as --changed-since's own check, whichever of the two reads the ref first
+  // (--base keeps the merge base's own messages: the fetch to run, outside a repository).
+  if (flag === "--changed-since" && (await git.resolveCommit(rev)) === undefined) {
     throw new UsageError(`${flag} ${rev}: no such commit in ${git.root}`);
   }
   try {
