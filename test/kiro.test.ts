@@ -109,7 +109,7 @@ const DEFECTS: [string, string, (t: string) => string, ProblemCode][] = [
     "requirements.md",
     (t) =>
       t.replace(
-        /#### Acceptance Criteria\n\n1\. WHERE[^]*$/,
+        /#### Acceptance Criteria\n\n1\. WHERE[\s\S]*$/,
         "Streaming is described in the design.\n",
       ),
     "kiro-structure",

@@ -186,9 +186,13 @@ class Citations {
     const key = `${by} ${ref.id}-${ref.through ?? ""}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    if (ref.id === "*") return note(this.all, by);
+    if (ref.id === "*") {
+      note(this.all, by);
+      return;
+    }
     if (ref.through === undefined && !ref.id.includes(".")) {
-      return note(entry(this.requirements, ref.id), by);
+      note(entry(this.requirements, ref.id), by);
+      return;
     }
     for (const id of members(ref)) note(entry(this.criteria, id), by);
   }
