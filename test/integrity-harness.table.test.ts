@@ -111,6 +111,57 @@ describe("the resolution table", () => {
   });
 });
 
+describe("wrappers and programs given as files (attacks that were silent or a mere warning)", () => {
+  // Each line runs a file of the tree, so a PR rewriting that file changes
+  // the check. Before these rows, `timeout 60 sh v.sh` read `60` as the
+  // command (a warning, never blocking), `env -C sub` resolved the wrong
+  // directory, and `grep -f`/`sed -f`/`awk -f`/`jq -f`/`find -exec` were
+  // static commands that resolved to nothing, in silence.
+  it.each([
+    ["timeout 60 sh scripts/v.sh", "scripts/v.sh"],
+    ["timeout -k 5 -s KILL 2m bash scripts/v.sh", "scripts/v.sh"],
+    ["env CI=1 sh scripts/v.sh", "scripts/v.sh"],
+    ["env -u HOME sh scripts/v.sh", "scripts/v.sh"],
+    ["env -C sub sh v.sh", "sub/v.sh"],
+    ["nice -n 5 ionice -c 3 sh scripts/v.sh", "scripts/v.sh"],
+    ["grep -qf rules/forbidden.txt src/a.js", "rules/forbidden.txt"],
+    ["grep -q -f rules/forbidden.txt src/a.js", "rules/forbidden.txt"],
+    ["grep -frules/forbidden.txt src/a.js", "rules/forbidden.txt"],
+    ["grep --file=rules/forbidden.txt src", "rules/forbidden.txt"],
+    ["rg --file rules/forbidden.txt src", "rules/forbidden.txt"],
+    ["sed -n -f fix.sed src/a.js", "fix.sed"],
+    ["awk -F, -f prog.awk data.csv", "prog.awk"],
+    ["jq --from-file filter.jq data.json", "filter.jq"],
+    ["jq -e -f filter.jq data.json", "filter.jq"],
+    ["find src -name '*.js' -exec node scripts/lint.js {} +", "scripts/lint.js"],
+    ["find . -type f -execdir sh scripts/v.sh {} ;", "scripts/v.sh"],
+  ])("`%s` resolves to %s, so rewriting it is a finding", (line, file) => {
+    const before = { [file]: "exit 1" };
+    expect(changes(line, before, { [file]: "exit 0" })).toEqual([`${file} the whole file`]);
+  });
+
+  it.each([
+    // Controls: the same tools reading the file as data, or a value that only looks like a file.
+    ["grep -q forbidden rules/forbidden.txt", "rules/forbidden.txt"],
+    ["grep -e f -q rules/forbidden.txt", "rules/forbidden.txt"],
+    ["grep -efoo rules/forbidden.txt", "rules/forbidden.txt"],
+    ["sed -E 's/a/b/' fix.sed", "fix.sed"],
+    ["awk -F f '{print}' prog.awk", "prog.awk"],
+    ["timeout 60 grep -q ok scripts/v.sh", "scripts/v.sh"],
+  ])("`%s` reads %s as data: no part (control)", (line, file) => {
+    const r = resolve(line, { [file]: "x" });
+    expect(r.parts).toEqual([]);
+    expect(r.unresolved).toEqual([]);
+  });
+
+  it.each([
+    ["find . -name '*.sh' -exec {} ;", "runs each file it finds as a program"],
+    ["env -C $DIR sh v.sh", "cannot know"],
+  ])("`%s` cannot be resolved: it says why", (line, why) => {
+    expect(resolve(line, {}).unresolved.join(" ")).toContain(why);
+  });
+});
+
 describe("entries compared, not files (attack and twin)", () => {
   const base = { "package.json": pkg({ test: "vitest run", lint: "biome check ." }) };
   it.each([

@@ -51,7 +51,6 @@ export const STATIC_COMMANDS = [
   "tail",
   "wc",
   "ls",
-  "find",
   "diff",
   "cmp",
   "sort",
@@ -288,8 +287,80 @@ function resolveOne(c: SimpleCommand, via: string, ctx: Ctx): void {
     return;
   }
   if (name === "go") return; // `go test` builds what the tree holds: the tests themselves are read by the tamper reading
-  if (STATIC.has(name)) return;
+  if (name === "find") {
+    findExec(rest, c.cwd, here, ctx);
+    return;
+  }
+  if (STATIC.has(name)) {
+    // A static tool still runs a program the tree holds when it is given one as a file:
+    // `grep -f patterns`, `sed -f script`, `awk -f prog`, `jq -f filter`.
+    for (const f of programFiles(name, rest)) fileEntry(join(c.cwd, f), here, ctx);
+    return;
+  }
   ctx.out.unresolved.push(`${here}: \`${name}\` is no command the gate's resolution table knows`);
+}
+
+/**
+ * Tools whose `-f FILE` is their program (the patterns, the script, the
+ * filter): its long spelling, and the short options that take a value (a
+ * bundle `-qf p.txt` reads `f`'s value; in `-efoo`, `foo` is `e`'s).
+ */
+export const PROGRAM_FILE_FLAGS: Record<string, { long: string; valued: string }> = {
+  grep: { long: "--file", valued: "emABCdD" },
+  egrep: { long: "--file", valued: "emABCdD" },
+  fgrep: { long: "--file", valued: "emABCdD" },
+  rg: { long: "--file", valued: "emABCgtTMj" },
+  sed: { long: "--file", valued: "eli" },
+  awk: { long: "--file", valued: "Fv" },
+  jq: { long: "--from-file", valued: "" },
+};
+
+/**
+ * The files a static tool reads as its program: what decides its exit as
+ * much as a script does. Pure.
+ */
+export function programFiles(name: string, args: readonly string[]): string[] {
+  const flags = PROGRAM_FILE_FLAGS[name];
+  if (flags === undefined) return [];
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as string;
+    if (w === "--") break;
+    if (w === flags.long) {
+      if (args[i + 1] !== undefined) out.push(args[++i] as string);
+    } else if (w.startsWith(`${flags.long}=`)) out.push(w.slice(flags.long.length + 1));
+    else if (/^-[^-]/.test(w)) {
+      for (let k = 1; k < w.length; k++) {
+        const letter = w[k] as string;
+        if (letter === "f") {
+          const rest = w.slice(k + 1);
+          if (rest !== "") out.push(rest);
+          else if (args[i + 1] !== undefined) out.push(args[++i] as string);
+          break;
+        }
+        if (flags.valued.includes(letter)) {
+          if (k === w.length - 1) i++; // its value is the next word
+          break;
+        }
+      }
+    }
+  }
+  return out.filter((f) => f !== "-" && !f.includes("$"));
+}
+
+/** `find … -exec cmd … ;` runs `cmd` on each file found: resolve it like any command. */
+function findExec(args: readonly string[], cwd: string, via: string, ctx: Ctx): void {
+  for (let i = 0; i < args.length; i++) {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i] as string)) continue;
+    let end = i + 1;
+    while (end < args.length && args[end] !== ";" && args[end] !== "\\;" && args[end] !== "+")
+      end++;
+    const words = args.slice(i + 1, end);
+    i = end;
+    if (words.length === 0 || (words[0] as string).includes("{}"))
+      ctx.out.unresolved.push(`${via}: runs each file it finds as a program`);
+    else resolveOne({ words, cwd }, via, ctx);
+  }
 }
 
 function fileEntry(path: string, via: string, ctx: Ctx): void {

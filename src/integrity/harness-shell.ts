@@ -22,22 +22,36 @@ export function simpleCommands(line: string, cwd = ""): SimpleCommand[] {
   let dir = cwd;
   for (const words of splitLine(line)) {
     const w = [...words];
+    let cmdDir = dir; // `env -C sub cmd` runs cmd in sub, the line's later commands where they were
+    let unknownDir: string | undefined;
     while (
       w.length > 0 &&
       (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0] as string) || WRAPPERS.has(w[0] as string))
     ) {
       const first = w.shift() as string;
-      // `env -i`, `nice -n 5`, `time -p`: their options are no command.
-      if (WRAPPERS.has(first)) while (w[0]?.startsWith("-")) w.splice(0, w[0] === "-n" ? 2 : 1);
+      if (WRAPPERS.has(first)) {
+        const chdir = dropWrapperOptions(first, w);
+        if (chdir !== undefined && (chdir.includes("$") || chdir.startsWith("~")))
+          unknownDir = chdir;
+        else if (chdir !== undefined) cmdDir = join(cmdDir, chdir);
+      }
     }
     if (w.length === 0) continue;
+    if (unknownDir !== undefined) {
+      out.push({
+        words: w,
+        cwd: dir,
+        opaque: `\`env -C ${unknownDir}\` moves to a directory the gate cannot know`,
+      });
+      continue;
+    }
     const [head] = w as [string];
     if (head === "cd") {
       const to = w[1];
       if (to === undefined || to.includes("$") || to === "-" || to.startsWith("~")) {
         out.push({
           words: w,
-          cwd: dir,
+          cwd: cmdDir,
           opaque: `\`cd ${to ?? ""}\` moves to a directory the gate cannot know`,
         });
       } else dir = join(dir, to);
@@ -45,23 +59,55 @@ export function simpleCommands(line: string, cwd = ""): SimpleCommand[] {
     }
     if (head === "eval" || head === "source" || head === ".") {
       if (head !== "eval" && w[1] !== undefined && !w[1].includes("$")) {
-        out.push({ words: ["sh", w[1]], cwd: dir }); // a sourced file runs like a script
+        out.push({ words: ["sh", w[1]], cwd: cmdDir }); // a sourced file runs like a script
         continue;
       }
       out.push({
         words: w,
-        cwd: dir,
+        cwd: cmdDir,
         opaque: `\`${head}\` runs text the gate cannot read statically`,
       });
       continue;
     }
     if (head.startsWith("$")) {
-      out.push({ words: w, cwd: dir, opaque: `\`${head}\` is a command chosen at run time` });
+      out.push({ words: w, cwd: cmdDir, opaque: `\`${head}\` is a command chosen at run time` });
       continue;
     }
-    out.push({ words: w, cwd: dir });
+    out.push({ words: w, cwd: cmdDir });
   }
   return out;
+}
+
+/** A wrapper's options that take the next word as their value (`nice -n 5`, `timeout -s KILL`, `env -u NAME`). */
+const VALUED_OPTIONS: Record<string, ReadonlySet<string>> = {
+  nice: new Set(["-n", "--adjustment"]),
+  timeout: new Set(["-s", "--signal", "-k", "--kill-after"]),
+  env: new Set(["-u", "--unset", "-C", "--chdir"]),
+  ionice: new Set(["-c", "-n", "-p"]),
+  xargs: new Set(["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--arg-file"]),
+};
+
+/**
+ * Removes a wrapper's own words in place, leaving the command it runs:
+ * its options, and `timeout`'s duration (`timeout -k 5 60 npm test` runs
+ * `npm test`; the duration read as a command was a warning where the
+ * script it runs should have been compared).
+ */
+function dropWrapperOptions(wrapper: string, w: string[]): string | undefined {
+  const valued = VALUED_OPTIONS[wrapper];
+  let chdir: string | undefined;
+  while (w[0]?.startsWith("-") && w[0] !== "-") {
+    const opt = w[0];
+    if (opt === "--") {
+      w.shift();
+      break;
+    }
+    if (wrapper === "env" && (opt === "-C" || opt === "--chdir")) chdir = w[1];
+    else if (wrapper === "env" && opt.startsWith("--chdir=")) chdir = opt.slice(8);
+    w.splice(0, valued?.has(opt) ? 2 : 1);
+  }
+  if (wrapper === "timeout" && w[0] !== undefined && /^\d+(?:\.\d+)?[smhd]?$/.test(w[0])) w.shift();
+  return chdir;
 }
 
 const WRAPPERS = new Set([
@@ -74,6 +120,9 @@ const WRAPPERS = new Set([
   "!",
   "xargs",
   "timeout",
+  "stdbuf",
+  "ionice",
+  "setsid",
 ]);
 
 /** `a` joined with `b` (repo-relative, never above the root: `..` past it stays at the root). */

@@ -2,6 +2,7 @@ import {
   JS_EXT,
   JS_RUNNER_CONFIGS,
   PM_CONFIG_FILES,
+  PROGRAM_FILE_FLAGS,
   PYTHON_CONFIG_FILES,
   STATIC_COMMANDS,
 } from "./harness-resolve.js";
@@ -56,8 +57,25 @@ export function harnessTable(): string {
     ],
     ["`go …`", "nothing more: the tests themselves are read by the tamper reading"],
     [
+      `${Object.entries(PROGRAM_FILE_FLAGS)
+        .map(
+          ([tool, f]) =>
+            code(`${tool} -f FILE`) + (f.long === "--file" ? "" : ` (${code(f.long)})`),
+        )
+        .join(", ")}, \`--file=FILE\`, a bundle such as \`-qf FILE\``,
+      "FILE, whole: it is the tool's program (patterns, script, filter)",
+    ],
+    [
+      "`find … -exec|-execdir|-ok CMD … ;`",
+      "CMD resolved as a command (a found file run as the program: a warning)",
+    ],
+    [
+      "`env [-u X] [-C DIR] [VAR=…]`, `timeout [-k T] [-s SIG] DURATION`, `nice [-n N]`, `ionice`, `nohup`, `time`, `stdbuf`, `setsid`, `xargs`, `exec`, `command`, `VAR=… CMD`",
+      "the command they run, resolved as a command (in DIR for `env -C`)",
+    ],
+    [
       STATIC_COMMANDS.map(code).join(", "),
-      "nothing: they run no file of the tree that their line does not name",
+      "nothing: they run no file of the tree that their line does not name (beyond `-f FILE` above)",
     ],
     [
       "`eval`, `$CMD` as a command, `cd $DIR`, `pnpm -r`/`--filter`/`--workspaces`, `include $(VAR)`, any other command",
