@@ -5,9 +5,18 @@
  * own. Each attack beside its control (the sandbox off reads what the check
  * cannot) and an honest twin (the tree stays readable and writable).
  */
-import { chmodSync, chownSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   CHECK_GID,
   CHECK_UID,
@@ -23,14 +32,23 @@ import { tempDir } from "./helpers/tmp.js";
 
 const asRoot = process.getuid?.() === 0;
 
-/** A 0600 root file outside the tree, granted to the view by `sandbox-read` so only its owner guards it. */
+/**
+ * A 0600 root file in the view's system directories (`/etc`), where a key
+ * would sit: only its owner guards it. (A `sandbox-read` grant is shown as the
+ * check's own: granted is granted.)
+ */
 function rootSecret(): { dir: string; file: string } {
-  const dir = tempDir("cg-root-secret-");
+  const dir = mkdtempSync("/etc/cg-root-secret-");
+  planted.push(dir);
   chmodSync(dir, 0o755);
   const file = join(dir, "key");
   writeFileSync(file, "ROOT-ONLY-CANARY\n", { mode: 0o600 });
   return { dir, file };
 }
+const planted: string[] = [];
+afterAll(() => {
+  for (const d of planted) rmSync(d, { recursive: true, force: true });
+});
 
 function tree(): string {
   const root = tempDir();
@@ -54,9 +72,7 @@ describe.skipIf(!asRoot)("as root, checks run as the dedicated check user", () =
       expect(control.stdout).toContain("ROOT-ONLY-CANARY");
       expect(control.stdout).toContain("READ-SHADOW");
 
-      const sandbox = await openSandbox(
-        options(root, { mode: "required", executor, extraReads: [secret.dir] }),
-      );
+      const sandbox = await openSandbox(options(root, { mode: "required", executor }));
       try {
         expect(sandbox.info.view?.uid).toBe(CHECK_UID);
         expect(sandbox.info.warning ?? "").not.toMatch(/uid/);
@@ -120,6 +136,49 @@ describe.skipIf(!asRoot)("as root, checks run as the dedicated check user", () =
     }
     expect(readFileSync(join(root, "tracked.txt"), "utf8")).toBe("one\n");
     expect(existsSync(join(root, "made.txt"))).toBe(false);
+  });
+
+  it("a 0600 root file in the tool cache stays root's; one under a sandbox-read grant (a tool cache's too) is the check's (the sandbox off reads them)", async () => {
+    const root = tree();
+    const plant = (prefix: string, canary: string) => {
+      const dir = tempDir(prefix);
+      chmodSync(dir, 0o755);
+      writeFileSync(join(dir, "key"), `${canary}\n`, { mode: 0o600 });
+      writeFileSync(join(dir, "open"), "world-readable\n", { mode: 0o644 });
+      return dir;
+    };
+    const cache = plant("cg-tool-cache-", "CACHE-ROOT-CANARY");
+    const granted = plant("cg-granted-", "GRANTED-CANARY");
+    // A root-only tool cache the maintainer also grants by name: granted.
+    const rootCache = plant("cg-root-cache-", "ROOT-CACHE-GRANTED");
+    chmodSync(rootCache, 0o700);
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: tempDir("cg-home-"),
+      RUNNER_TOOL_CACHE: cache,
+      AGENT_TOOLSDIRECTORY: rootCache,
+    };
+    const script = `id -u; cat ${cache}/key ${cache}/open ${granted}/key ${rootCache}/key 2>/dev/null; true`;
+    const off = await openSandbox(options(root, { mode: "off", env }));
+    const control = await off.run(bash(root, script));
+    expect(control.stdout).toContain("CACHE-ROOT-CANARY");
+    expect(control.stdout).toContain("GRANTED-CANARY");
+    const sandbox = await openSandbox(
+      options(root, { mode: "required", env, extraReads: [granted, rootCache] }),
+    );
+    try {
+      const run = await sandbox.run(bash(root, script));
+      expect(run).toMatchObject({ kind: "exited", exitCode: 0 });
+      expect(run.stdout.split("\n")[0]).toBe(String(CHECK_UID));
+      // The ambient tool cache: its root-only file is not the check's, its open files are.
+      expect(run.stdout).not.toContain("CACHE-ROOT-CANARY");
+      expect(run.stdout).toContain("world-readable");
+      // What the maintainer granted by name is readable as the check's own.
+      expect(run.stdout).toContain("GRANTED-CANARY");
+      expect(run.stdout).toContain("ROOT-CACHE-GRANTED");
+    } finally {
+      sandbox.close();
+    }
   });
 
   it("a proof's writable directory outside the tree stays writable to the check", async () => {

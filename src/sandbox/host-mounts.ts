@@ -135,7 +135,7 @@ export function layoutScript({
       path: b.target,
       steps: [
         ...pre,
-        [mount, "--bind", b.source, at(b.target)],
+        [mount, "--bind", from(b.source), at(b.target)],
         [mount, "-o", "remount,bind,ro", at(b.target)],
       ],
     });

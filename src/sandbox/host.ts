@@ -338,18 +338,29 @@ async function idmapSources(
   const built = compiled && (await compiled);
   if (!built?.ok)
     return fallback(`no idmapped mount without the executor (${built?.error ?? "not compiled"})`);
+  // What the maintainer granted by name (`sandbox-read`) and the tree's own repository (its
+  // git top level: git refuses a repository its user does not own) are shown as the check's
+  // own, read-only. Toolchains, the tool cache and the system directories stay as they are on
+  // disk: nobody granted their root files to a check.
   const paths = [
     config.root,
     ...(config.gitDirs ?? []),
     ...(config.gitFiles ?? []),
     ...(config.writable ?? []),
+    ...(config.binds ?? []).filter((b) => b.owned).map((b) => b.source),
   ];
   const sources = new Map<string, string>();
   const args: string[] = [];
   for (const [i, path] of paths.entries()) {
     if (sources.has(path)) continue;
+    let dir: boolean;
+    try {
+      dir = statSync(path).isDirectory();
+    } catch {
+      continue; // the layout skips what does not exist
+    }
     const at = `${stage}/private/idmap-${i}`;
-    if (statSync(path).isDirectory()) mkdirSync(at);
+    if (dir) mkdirSync(at);
     else writeFileSync(at, "", { mode: 0o600 });
     sources.set(path, at);
     args.push(path, at);

@@ -43,8 +43,10 @@ export const HostConfigSchema = z.object({
    * read-only (symlinks recreated); nothing else of the machine exists.
    */
   system: z.array(z.string()).optional(),
-  /** Read-only binds: toolchains into the private home, the tool cache, `sandbox-read`. */
-  binds: z.array(z.object({ source: z.string(), target: z.string() })).optional(),
+  /** Read-only binds: toolchains into the private home, the tool cache, `sandbox-read`; `owned`: idmapped as the tree. */
+  binds: z
+    .array(z.object({ source: z.string(), target: z.string(), owned: z.boolean().optional() }))
+    .optional(),
   /** Git directories mounted read-only onto themselves. */
   gitDirs: z.array(z.string()).optional(),
   /** `.git` files mounted read-only onto themselves. */
