@@ -31,6 +31,11 @@ const parse = spawnSync(tsx, [fileURLToPath(new URL("./parse.ts", import.meta.ur
   stdio: "inherit",
 });
 if (parse.status !== 0) process.exitCode = parse.status ?? 1;
+// The sandbox host's start, the fixed cost of a sandboxed run (through tsx: it imports src/).
+const hostStart = spawnSync(tsx, [fileURLToPath(new URL("./host-start.ts", import.meta.url))], {
+  stdio: "inherit",
+});
+if (hostStart.status !== 0) process.exitCode = hostStart.status ?? 1;
 // The requirement proof's base view and its overhead around two real vitest runs (through tsx: it imports src/).
 const proof = spawnSync(tsx, [fileURLToPath(new URL("./proof.ts", import.meta.url))], {
   stdio: "inherit",

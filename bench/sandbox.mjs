@@ -1,8 +1,8 @@
 // Benchmark: the price of the sandbox. 500 `command-exit` checks running
 // `true` through the real CLI bundle at --max-parallel 2, sandboxed and
 // unsandboxed, against a plain Node loop that spawns `true` 500 times two at
-// a time, all in the same run and interleaved. Targets: sandboxed ≤ 1.3× the
-// loop, unsandboxed ≤ 1.2×. Privilege is paid once (one sandbox host per run,
+// a time, all in the same run and interleaved. Targets: sandboxed ≤ 1.2× the
+// loop (issue 31: the host's start kept below 150 ms, host-start.ts), unsandboxed ≤ 1.2×. Privilege is paid once (one sandbox host per run,
 // one executor per lane); what remains per check is one fork and exec from
 // the lane executor and the cgroup join. The allowlisted file-system view is
 // built once per run, by the host. Then each layer's cost per check, in µs.
@@ -88,7 +88,7 @@ try {
     line(
       `contract-gate, sandbox (${report.sandbox.mechanism}, ${report.sandbox.executor ?? "per-check namespaces"})`,
       best.sandboxed,
-      1.3,
+      1.2,
     ),
   );
   console.log(line("contract-gate, --sandbox off", best.unsandboxed, 1.2));

@@ -19,6 +19,8 @@ const TOKEN = `cgtoken${randomBytes(6).toString("hex")}`;
 /** A tool cache holding a setup-node install and other toolchains, each with its credential file. */
 function plantedCache() {
   const cache = scratch("cg-cfg-cache-");
+  // As setup-node's tool cache is: open to all (a 0700 one is root's alone, not a root gate's check user's).
+  chmodSync(cache, 0o755);
   const files = {
     "node/20.0.0/x64/etc/npmrc": `//registry.npmjs.org/:_authToken=${TOKEN}\n`,
     "node/20.0.0/x64/bin/npm": "#!/bin/sh\n",

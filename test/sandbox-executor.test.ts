@@ -204,7 +204,7 @@ exit 5`;
       );
       const [ppid, cmdline] = parentOf.stdout.split("\n");
       expect(Number(ppid)).not.toBe(process.pid);
-      expect(cmdline).toMatch(/lane-executor 0 0 0 g/);
+      expect(cmdline).toMatch(/lane-executor(-[0-9a-f]+)? 0 0 0 g/);
       // What the check leaves in its group ends with it, as runProcess's own spawns.
       const bg = await off.run(bash(root, "sleep 300 & echo $! > bg.pid"));
       expect(bg).toMatchObject({ kind: "exited", exitCode: 0 });

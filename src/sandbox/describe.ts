@@ -1,3 +1,4 @@
+import { CHECK_UID } from "./check-user.js";
 import type { CheckEnvNames, SandboxInfo, SandboxView } from "./info.js";
 
 /**
@@ -81,7 +82,9 @@ export function describeView(view: SandboxView): string {
     view.uid === undefined
       ? ""
       : view.uid === 0
-        ? " Checks ran as uid 0 (root without capabilities: the gate runs as root)."
-        : ` Checks ran as uid ${view.uid}.`;
+        ? " Checks ran as uid 0 (root without capabilities: the gate runs as root and the tree could not be idmapped)."
+        : view.uid === CHECK_UID
+          ? ` Checks ran as uid ${view.uid} (the dedicated check user; the working tree shown as its own).`
+          : ` Checks ran as uid ${view.uid}.`;
   return `Checks saw ${parts.join(", ")}, and ${net}.${hidden}${uid}`;
 }

@@ -28,6 +28,12 @@ export type HostStart =
       executorError?: string;
       viewMs?: number;
       treeMs?: number;
+      /** The uid checks run as, as the host decided (check-user.ts). */
+      uid?: number;
+      uidError?: string;
+      /** The host's own time from its start to ready; `spawnMs`: from the gate's spawn. */
+      startMs?: number;
+      spawnMs?: number;
     }
   | { ok: false; error: string };
 
@@ -55,6 +61,7 @@ export class HostConnection {
         clearTimeout(deadline);
         settle(r);
       };
+      const spawned = performance.now();
       let child: ChildProcess;
       try {
         child = spawn(argv[0]!, [...argv.slice(1), JSON.stringify(config)], {
@@ -117,6 +124,10 @@ export class HostConnection {
             ...(event.executorError !== undefined && { executorError: event.executorError }),
             ...(event.viewMs !== undefined && { viewMs: event.viewMs }),
             ...(event.treeMs !== undefined && { treeMs: event.treeMs }),
+            ...(event.uid !== undefined && { uid: event.uid }),
+            ...(event.uidError !== undefined && { uidError: event.uidError }),
+            ...(event.startMs !== undefined && { startMs: event.startMs }),
+            spawnMs: Math.round((performance.now() - spawned) * 10) / 10,
           });
         } else if (event.ev === "fatal") {
           if (!started) resolve({ ok: false, error: event.message });

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { checkUser } from "./check-user.js";
 import { type CredentialConfigs, credentialConfigs } from "./credential-configs.js";
 import {
   DEFAULT_CHECK_NETWORK,
@@ -73,10 +74,13 @@ export function hostConfig(
   const hiddenGitFiles = tree ? plan.git.files.filter(inTree) : [];
   // Tools' global configs in the view that can hold a credential: hidden, /etc/gitconfig sanitized.
   const configs = credentialConfigs(env);
+  // Never root: a root gate asks for the dedicated check user (check-user.ts).
+  const user = checkUser({ uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }, opts.user);
   const config: HostConfig = {
     root,
-    uid: opts.user?.uid ?? process.getuid?.() ?? 0,
-    gid: opts.user?.gid ?? process.getgid?.() ?? 0,
+    uid: user.uid,
+    gid: user.gid,
+    ...(user.idmap && { idmap: true }),
     ...(home !== undefined && plan.home !== undefined && { home }),
     // The view is an allowlist: these exist in it only where an allowed path
     // holds them (a self-hosted runner under /opt, a sandbox-read), and are then covered.

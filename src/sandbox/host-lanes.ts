@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { posix } from "node:path";
+import { cachedExecutor, executorCacheKey, keepExecutor } from "./executor-cache.js";
 import { encodeFrame, FrameReader } from "./executor-frames.js";
 import type { CheckGroup, GroupPool } from "./host-cgroups.js";
 import { LANE_EXECUTOR_C } from "./lane-executor-source.js";
@@ -20,7 +21,10 @@ import { hostEnv, systemTool } from "./system-tools.js";
  * later check is one too (never a pass).
  */
 
-/** Compiles the executor into `dir` with the system's `cc`; `undefined` and why when it cannot. */
+/**
+ * Compiles the executor into `dir` with the system's `cc` (or takes the
+ * one an earlier run kept: executor-cache.ts); `undefined` and why when it cannot.
+ */
 export function compileExecutor(
   dir: string,
 ): Promise<{ ok: true; path: string } | { ok: false; error: string }> {
@@ -32,6 +36,15 @@ export function compileExecutor(
       resolve({ ok: false, error: (e as Error).message });
       return;
     }
+    let key: string | undefined;
+    try {
+      key = executorCacheKey(LANE_EXECUTOR_C, cc);
+      const cached = cachedExecutor(key);
+      if (cached !== undefined) {
+        resolve({ ok: true, path: cached });
+        return;
+      }
+    } catch {}
     const source = posix.join(dir, "lane-executor.c");
     const out = posix.join(dir, "lane-executor");
     writeFileSync(source, LANE_EXECUTOR_C, { mode: 0o600 });
@@ -46,13 +59,14 @@ export function compileExecutor(
       if (stderr.length < 2000) stderr += d.toString("utf8");
     });
     child.on("error", (e) => resolve({ ok: false, error: `${cc}: ${e.message}` }));
-    child.on("close", (code) =>
+    child.on("close", (code) => {
+      if (code === 0 && key !== undefined) keepExecutor(out, key);
       resolve(
         code === 0
           ? { ok: true, path: out }
           : { ok: false, error: `${cc} exited ${code}: ${stderr.trim().split("\n")[0] ?? ""}` },
-      ),
-    );
+      );
+    });
   });
 }
 

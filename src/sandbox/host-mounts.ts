@@ -55,8 +55,16 @@ export interface LayoutInput {
   gitConfigs: readonly string[];
   /** A private tree (`HostConfig.privateTree`): its upper layer, already laid out by `privateTree.ts`. */
   tree?: PrivateTreeMount;
+  /** Idmapped mounts to bind instead of these paths (the tree, git metadata, `writable`): host.ts. */
+  idmapped?: IdmappedSources;
   tools?: HostTools;
 }
+
+/**
+ * Path on disk → the same path as an idmapped mount in the host's stage, its
+ * owner shown as the check user (check-user.ts): the view binds from there.
+ */
+export type IdmappedSources = ReadonlyMap<string, string>;
 
 /** The overlay a private tree is: the tree on disk as its only lower layer, the upper on the host's tmpfs. */
 export interface PrivateTreeMount {
@@ -74,9 +82,11 @@ export function layoutScript({
   mountPoints,
   gitConfigs,
   tree,
+  idmapped,
   tools = hostTools(),
 }: LayoutInput): string {
   const R = `${stage}/root`;
+  const from = (p: string) => idmapped?.get(p) ?? p;
   const P = `${stage}/private`;
   const { mount, mkdir, chown } = tools;
   const at = (p: string) => posix.join(R, p);
@@ -125,7 +135,7 @@ export function layoutScript({
       path: b.target,
       steps: [
         ...pre,
-        [mount, "--bind", b.source, at(b.target)],
+        [mount, "--bind", from(b.source), at(b.target)],
         [mount, "-o", "remount,bind,ro", at(b.target)],
       ],
     });
@@ -144,7 +154,7 @@ export function layoutScript({
       run: [mount, "-t", "tmpfs", "-o", `mode=0700,${owner}`, "cg-empty", at(d)],
     });
   }
-  if (tree === undefined) steps.push([mount, "--bind", config.root, at(config.root)]);
+  if (tree === undefined) steps.push([mount, "--bind", from(config.root), at(config.root)]);
   else {
     // The tree on disk is the read-only lower layer: whatever a check writes lands in the
     // upper, on this host's tmpfs, and goes with it. Right after the mount, before anything
@@ -155,7 +165,7 @@ export function layoutScript({
       "-t",
       "overlay",
       "-o",
-      `lowerdir=${config.root},upperdir=${tree.upper},workdir=${tree.work}`,
+      `lowerdir=${from(config.root)},upperdir=${tree.upper},workdir=${tree.work}`,
       "cg-tree",
       at(config.root),
     ]);
@@ -168,7 +178,7 @@ export function layoutScript({
     }
   }
   for (const w of config.writable ?? []) {
-    steps.push(ensureDir(at(w), tools), [mount, "--bind", w, at(w)]);
+    steps.push(ensureDir(at(w), tools), [mount, "--bind", from(w), at(w)]);
   }
   for (const d of config.hiddenDirs) {
     steps.push({
@@ -178,9 +188,9 @@ export function layoutScript({
   }
   // Git metadata: read-only on the directories themselves, wherever they are.
   for (const d of config.gitDirs ?? []) {
-    steps.push(ensureDir(at(d), tools), ...readOnlyBind(d, at(d), false, mount));
+    steps.push(ensureDir(at(d), tools), ...readOnlyBind(from(d), at(d), false, mount));
   }
-  for (const f of config.gitFiles ?? []) steps.push(...readOnlyBind(f, at(f), true, mount));
+  for (const f of config.gitFiles ?? []) steps.push(...readOnlyBind(from(f), at(f), true, mount));
   steps.push({ raw: `: > ${q(`${P}/empty`)}` });
   for (const f of config.hiddenFiles) steps.push(...readOnlyBind(`${P}/empty`, at(f), true, mount));
   for (const [i, file] of gitConfigs.entries()) {

@@ -2,20 +2,23 @@ import { execFileSync } from "node:child_process";
 import {
   chownSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
   readlinkSync,
   rmdirSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { posix } from "node:path";
 import { createInterface } from "node:readline";
+import { type CheckUser, fallbackCheckUser, hostCheckUser } from "./check-user.js";
 import { gitConfigFiles, sanitizeGitConfig } from "./git-config.js";
 import { type CgroupHost, type CheckGroup, GroupPool, openCgroups } from "./host-cgroups.js";
 import { compileExecutor, LanePool } from "./host-lanes.js";
-import { layoutScript, stageScript } from "./host-mounts.js";
+import { type IdmappedSources, layoutScript, stageScript } from "./host-mounts.js";
 import { closeFds, PerCheckSpawner } from "./host-per-check.js";
 import { layPrivateTree } from "./private-tree.js";
 import {
@@ -40,6 +43,7 @@ import { type HostTools, hostEnv, hostTools, systemTool } from "./system-tools.j
  * leaves nothing running.
  */
 export async function runSandboxHost(rawConfig: string): Promise<void> {
+  const started = performance.now();
   const send = (e: HostEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
   let host: HostSetup;
   try {
@@ -66,6 +70,9 @@ export async function runSandboxHost(rawConfig: string): Promise<void> {
     ...(host.executorError !== undefined && { executorError: host.executorError }),
     viewMs: host.viewMs,
     ...(host.treeMs !== undefined && { treeMs: host.treeMs }),
+    uid: host.user.uid,
+    ...(host.uidError !== undefined && { uidError: host.uidError }),
+    startMs: Math.round((performance.now() - started) * 10) / 10,
   });
 }
 
@@ -84,6 +91,10 @@ interface HostSetup {
   ip?: string;
   viewMs: number;
   treeMs?: number;
+  /** Who checks run as: the config's user, unless sudo or a missing idmap changed it. */
+  user: CheckUser;
+  /** Why checks do not run as the dedicated user the gate asked for. */
+  uidError?: string;
 }
 
 async function setUpHost(rawConfig: string): Promise<HostSetup> {
@@ -93,11 +104,16 @@ async function setUpHost(rawConfig: string): Promise<HostSetup> {
   const stage = mkdtempSync(posix.join(tmpdir(), "contract-gate-sandbox-"));
   // The executor compiles (in the host's private stage) while the view is built.
   const viewStart = performance.now();
-  const layout = buildLayout(stage, config, tools, config.executor !== "per-check");
+  const asked = hostCheckUser(
+    { uid: config.uid, gid: config.gid, idmap: config.idmap ?? false },
+    process.env,
+  );
+  // The idmapped tree needs the compiled program even when lanes are not wanted.
+  const layout = await buildLayout(stage, config, tools, asked);
   const viewMs = Math.round((performance.now() - viewStart) * 10) / 10;
   const cg = openCgroups(config.memoryMb, config.pidsMax);
   const built = layout.compiled && (await layout.compiled);
-  const executor = built?.ok ? built.path : undefined;
+  const executor = built?.ok && config.executor !== "per-check" ? built.path : undefined;
   return {
     config,
     tools,
@@ -109,6 +125,8 @@ async function setUpHost(rawConfig: string): Promise<HostSetup> {
     ...(config.network === "none" && executor === undefined && { ip: systemTool("ip") }),
     viewMs,
     ...(layout.treeMs !== undefined && { treeMs: layout.treeMs }),
+    user: layout.user,
+    ...(layout.uidError !== undefined && { uidError: layout.uidError }),
   };
 }
 
@@ -126,10 +144,10 @@ class HostChecks {
     private readonly host: HostSetup,
     private readonly send: (e: HostEvent) => void,
   ) {
-    const { config, tools, cgroups, executor } = host;
+    const { config, tools, cgroups, executor, user } = host;
     this.root = `${host.stage}/root`;
     this.pool = cgroups && new GroupPool(cgroups);
-    const ids = { root: this.root, uid: config.uid, gid: config.gid };
+    const ids = { root: this.root, uid: user.uid, gid: user.gid };
     if (executor !== undefined)
       this.lanes = new LanePool(
         {
@@ -137,7 +155,7 @@ class HostChecks {
           unshare: tools.unshare,
           executor,
           cgroupParents: cgroups?.parents ?? [],
-          guardProc: config.uid === 0,
+          guardProc: user.uid === 0,
           privateNetwork: config.network === "none",
         },
         this.pool,
@@ -227,15 +245,22 @@ class HostChecks {
 }
 
 /**
- * Builds the view; with `compile`, starts compiling the lane executor into the stage meanwhile.
- * `treeMs`: how long a private tree's layer took to lay.
+ * Builds the view, compiling the lane executor into the stage meanwhile
+ * (also the program that makes idmapped mounts). `treeMs`: how long a
+ * private tree's layer took to lay. `user`: who checks run as, once the
+ * tree's idmapped mounts were made (or could not be).
  */
-function buildLayout(
+async function buildLayout(
   stage: string,
   config: HostConfig,
   tools: HostTools,
-  compile: boolean,
-): { compiled: ReturnType<typeof compileExecutor> | undefined; treeMs?: number } {
+  asked: CheckUser,
+): Promise<{
+  compiled: ReturnType<typeof compileExecutor> | undefined;
+  treeMs?: number;
+  user: CheckUser;
+  uidError?: string;
+}> {
   const sh = (text: string) =>
     execFileSync(tools.sh, ["-c", text], { stdio: ["ignore", "ignore", "pipe"], env: hostEnv() });
   const system = (config.system ?? []).map((path) =>
@@ -243,6 +268,7 @@ function buildLayout(
   );
   sh(stageScript(stage, system, tools));
   // Root's, mode 0700, in the host's own mount namespace: no one else can reach the binary.
+  const compile = config.executor !== "per-check" || asked.idmap;
   const compiled = compile ? compileExecutor(`${stage}/private`) : undefined;
   const root = `${stage}/root`;
   const mountPoints = readFileSync("/proc/self/mountinfo", "utf8")
@@ -254,18 +280,101 @@ function buildLayout(
     const text = readFileSync(file, "utf8");
     writeFileSync(`${stage}/private/git-config-${i}`, sanitizeGitConfig(text), { mode: 0o644 });
   }
+  const mapped = asked.idmap
+    ? await idmapSources(stage, config, asked, compiled)
+    : { user: asked, sources: undefined };
+  const { user } = mapped;
+  const owned = { ...config, uid: user.uid, gid: user.gid };
   const treeStart = performance.now();
-  const tree = config.privateTree !== undefined ? layPrivateTree(config, stage) : undefined;
+  const tree =
+    config.privateTree !== undefined
+      ? layPrivateTree(owned, stage, mapped.sources?.get(config.root))
+      : undefined;
   const treeMs =
     tree !== undefined ? Math.round((performance.now() - treeStart) * 10) / 10 : undefined;
-  sh(layoutScript({ stage, config, mountPoints, gitConfigs, ...(tree && { tree }), tools }));
+  sh(
+    layoutScript({
+      stage,
+      config: owned,
+      mountPoints,
+      gitConfigs,
+      ...(tree && { tree }),
+      ...(mapped.sources && { idmapped: mapped.sources }),
+      tools,
+    }),
+  );
   if (config.home !== undefined && config.homeGitconfig !== undefined) {
     // The private home starts with the runner's git identity and settings, never its credentials.
     const copy = posix.join(root, config.home, ".gitconfig");
     writeFileSync(copy, config.homeGitconfig, { mode: 0o644 });
-    chownSync(copy, config.uid, config.gid);
+    chownSync(copy, user.uid, user.gid);
   }
-  return { compiled, ...(treeMs !== undefined && { treeMs }) };
+  return {
+    compiled,
+    ...(treeMs !== undefined && { treeMs }),
+    user,
+    ...("error" in mapped && { uidError: mapped.error }),
+  };
+}
+
+/**
+ * The tree, its git metadata and the writable directories, each as an
+ * idmapped mount in the host's private stage (its owner shown as the check
+ * user), for the layout to bind from. When the kernel, the file system or the
+ * missing compiler refuse, none is used and checks run as the tree's owner.
+ */
+async function idmapSources(
+  stage: string,
+  config: HostConfig,
+  asked: CheckUser,
+  compiled: ReturnType<typeof compileExecutor> | undefined,
+): Promise<{ user: CheckUser; sources?: IdmappedSources; error?: string }> {
+  const owner = statSync(config.root);
+  const fallback = (error: string) => ({
+    user: fallbackCheckUser({ uid: owner.uid, gid: owner.gid }),
+    error,
+  });
+  if (owner.uid === asked.uid && owner.gid === asked.gid) return { user: asked };
+  const built = compiled && (await compiled);
+  if (!built?.ok)
+    return fallback(`no idmapped mount without the executor (${built?.error ?? "not compiled"})`);
+  // What the maintainer granted by name (`sandbox-read`) and the tree's own repository (its
+  // git top level: git refuses a repository its user does not own) are shown as the check's
+  // own, read-only. Toolchains, the tool cache and the system directories stay as they are on
+  // disk: nobody granted their root files to a check.
+  const paths = [
+    config.root,
+    ...(config.gitDirs ?? []),
+    ...(config.gitFiles ?? []),
+    ...(config.writable ?? []),
+    ...(config.binds ?? []).filter((b) => b.owned).map((b) => b.source),
+  ];
+  const sources = new Map<string, string>();
+  const args: string[] = [];
+  for (const [i, path] of paths.entries()) {
+    if (sources.has(path)) continue;
+    let dir: boolean;
+    try {
+      dir = statSync(path).isDirectory();
+    } catch {
+      continue; // the layout skips what does not exist
+    }
+    const at = `${stage}/private/idmap-${i}`;
+    if (dir) mkdirSync(at);
+    else writeFileSync(at, "", { mode: 0o600 });
+    sources.set(path, at);
+    args.push(path, at);
+  }
+  try {
+    execFileSync(built.path, ["idmap", String(asked.uid), String(asked.gid), ...args], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: hostEnv(),
+    });
+  } catch (e) {
+    const stderr = String((e as { stderr?: Buffer }).stderr ?? "").trim();
+    return fallback(`cannot idmap the working tree: ${stderr || (e as Error).message}`);
+  }
+  return { user: asked, sources };
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */

@@ -149,7 +149,12 @@ async function findBoundary(
     started.executor === "per-check" && started.executorError !== undefined
       ? `checks start per check, not from a lane executor (${started.executorError}): slower, same boundary`
       : undefined;
-  const warning = [cgroupWarning, executorNote].filter(Boolean).join("; ");
+  const uid = started.uid ?? config.uid;
+  const uidNote =
+    started.uidError !== undefined
+      ? `checks ran as uid ${uid}, not a dedicated unprivileged user (${started.uidError})`
+      : undefined;
+  const warning = [cgroupWarning, executorNote, uidNote].filter(Boolean).join("; ");
   return {
     ok: true,
     sandbox: {
@@ -168,7 +173,7 @@ async function findBoundary(
           // The workspace's credential files and the tools' credential-bearing configs.
           hiddenCredentials: plan.git.credentialFiles.length + configs.hidden.length,
           network: opts.network ?? DEFAULT_CHECK_NETWORK,
-          uid: config.uid,
+          uid,
         },
         ...(warning && { warning }),
       },
@@ -176,6 +181,12 @@ async function findBoundary(
       close: () => host.close(),
       ...(started.viewMs !== undefined && { viewMs: started.viewMs }),
       ...(started.treeMs !== undefined && { treeMs: started.treeMs }),
+      ...(started.spawnMs !== undefined && {
+        hostMs: {
+          spawn: started.spawnMs,
+          ...(started.startMs !== undefined && { host: started.startMs }),
+        },
+      }),
     },
   };
 }

@@ -18,7 +18,10 @@ export interface SandboxView {
   /** Credential files hidden (`gha-creds-*.json`). */
   hiddenCredentials: number;
   network: CheckNetwork;
-  /** The uid checks ran as (0: the gate is root, and so are its checks, without capabilities). */
+  /**
+   * The uid checks ran as: the gate's own, or the dedicated check user (65532)
+   * when the gate is root; 0 only where the tree could not be idmapped (warned).
+   */
   uid?: number;
 }
 
@@ -66,6 +69,8 @@ export interface Sandbox {
   viewMs?: number;
   /** Of `viewMs`, laying a private tree's layer (benches). */
   treeMs?: number;
+  /** The host's start (benches): from the gate's spawn to ready, and the host's own share of it. */
+  hostMs?: { spawn: number; host?: number };
   /** Runs every command of a check; under `required` without a boundary, refuses. */
   run: ProcessRunner;
   close(): void;

@@ -33,6 +33,15 @@ export const LANE_EXECUTOR_C = String.raw`/*
  * 'K': kill the running check ('T': SIGTERM its group, group mode only).
  * EOF: kill everything and exit (group mode: the running check's process
  * group).
+ *
+ * argv: executor idmap <check uid> <check gid> <source> <target> [...]
+ *   Run once by the host before it builds the view (not a lane): binds each
+ *   source at its target as an idmapped mount (open_tree, mount_setattr
+ *   MOUNT_ATTR_IDMAP) on which the source's owner shows as the check's uid
+ *   and gid, so a check running as a dedicated uid reads and writes the
+ *   root-owned working tree as its own while every other root file stays
+ *   root's. Files it creates there are the owner's on disk. Exit 0, or 1
+ *   with the reason on stderr.
  * stdout, frames to the host: type u8, u32 len (little endian), bytes:
  *   'Y' ready; 'F' fatal (text); 'O'/'E' the check's stdout/stderr;
  *   'S' spawn error (errno name); 'B' boundary error (text);
@@ -45,6 +54,7 @@ export const LANE_EXECUTOR_C = String.raw`/*
 #include <linux/capability.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +70,27 @@ export const LANE_EXECUTOR_C = String.raw`/*
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The new mount API (Linux 5.12+): not every libc wraps it, so by number (the same on every arch). */
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#define CG_OPEN_TREE_CLONE 1
+#define CG_AT_EMPTY_PATH 0x1000
+#define CG_MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define CG_MOUNT_ATTR_IDMAP 0x00100000ULL
+struct cg_mount_attr {
+  uint64_t attr_set;
+  uint64_t attr_clr;
+  uint64_t propagation;
+  uint64_t userns_fd;
+};
 
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT 47
@@ -389,8 +420,96 @@ static void read_only(const char *path, int optional) {
   }
 }
 
+static int idmap_fail(const char *what, const char *path) {
+  fprintf(stderr, "%s %s: %s\n", what, path, strerror(errno));
+  return 1;
+}
+
+/* A user namespace whose only mapping is owner -> check (uid and gid), as an fd; -1 on error. */
+static int owner_userns(uid_t owner, gid_t gowner) {
+  int up[2], go[2];
+  if (pipe2(up, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) return -1;
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    /*
+     * It only has to exist while the parent maps it and opens it. It says
+     * which pid it has in the /proc the host sees (the host is PID 1 of a
+     * namespace below that /proc's: fork's pid would name someone else).
+     */
+    close(up[0]);
+    close(go[1]);
+    char self[32] = {0};
+    if (unshare(CLONE_NEWUSER) != 0 || readlink("/proc/self", self, sizeof self - 1) <= 0) _exit(1);
+    ssize_t ignored = write(up[1], self, strlen(self));
+    close(up[1]);
+    char c;
+    ignored = read(go[0], &c, 1);
+    (void)ignored;
+    _exit(0);
+  }
+  close(up[1]);
+  close(go[0]);
+  char pid[32] = {0};
+  ssize_t got = read(up[0], pid, sizeof pid - 1);
+  close(up[0]);
+  int ns = -1;
+  int ok = got > 0 && strspn(pid, "0123456789") == (size_t)got;
+  if (!ok) errno = ESRCH;
+  char path[80], map[64];
+  const char *files[2] = {"uid_map", "gid_map"};
+  unsigned long from[2] = {owner, gowner}, to[2] = {check_uid, check_gid};
+  for (int i = 0; i < 2 && ok; i++) {
+    snprintf(path, sizeof path, "/proc/%s/%s", pid, files[i]);
+    int n = snprintf(map, sizeof map, "%lu %lu 1\n", from[i], to[i]);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, map, (size_t)n) != n) ok = 0;
+    if (fd >= 0) close(fd);
+  }
+  if (ok) {
+    snprintf(path, sizeof path, "/proc/%s/ns/user", pid);
+    ns = open(path, O_RDONLY | O_CLOEXEC);
+  }
+  int e = errno;
+  close(go[1]);
+  waitpid(child, NULL, 0);
+  errno = e;
+  return ns;
+}
+
+static int idmap_main(int argc, char **argv) {
+  if (argc < 6 || (argc - 4) % 2 != 0) {
+    fprintf(stderr, "usage: executor idmap <uid> <gid> <source> <target> [...]\n");
+    return 1;
+  }
+  check_uid = (uid_t)strtoul(argv[2], NULL, 10);
+  check_gid = (gid_t)strtoul(argv[3], NULL, 10);
+  for (int i = 4; i + 1 < argc; i += 2) {
+    const char *source = argv[i], *target = argv[i + 1];
+    /* Not recursive: as a plain bind, nothing mounted below the source comes along. */
+    int tree = (int)syscall(SYS_open_tree, AT_FDCWD, source, CG_OPEN_TREE_CLONE | O_CLOEXEC);
+    if (tree < 0) return idmap_fail("cannot clone", source);
+    struct stat st;
+    if (fstat(tree, &st) != 0) return idmap_fail("cannot stat", source);
+    int ns = owner_userns(st.st_uid, st.st_gid);
+    if (ns < 0) return idmap_fail("cannot make a user namespace for", source);
+    struct cg_mount_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.attr_set = CG_MOUNT_ATTR_IDMAP;
+    attr.userns_fd = (uint64_t)ns;
+    if (syscall(SYS_mount_setattr, tree, "", CG_AT_EMPTY_PATH, &attr, sizeof attr) != 0)
+      return idmap_fail("cannot idmap", source);
+    if (syscall(SYS_move_mount, tree, "", AT_FDCWD, target, CG_MOVE_MOUNT_F_EMPTY_PATH) != 0)
+      return idmap_fail("cannot mount the idmapped tree at", target);
+    close(ns);
+    close(tree);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
+  if (argc >= 2 && strcmp(argv[1], "idmap") == 0) return idmap_main(argc, argv);
   if (argc != 5) {
     frame_text('F', "usage: executor <uid> <gid> <cgroup fds> <flags>");
     return 1;

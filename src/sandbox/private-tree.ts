@@ -26,14 +26,19 @@ import { decodeLayer } from "./tree-layer.js";
  * (mode, owner), or is the check's own where the tree has none: the overlay
  * shows the upper's attributes, and a root-owned directory would be one the
  * check cannot write in. Files are the check's own, as a copy the gate
- * writes would be.
+ * writes would be. `lower`: the tree as the overlay's lower layer, idmapped
+ * when checks run as the dedicated user (host.ts), so what the upper wears is
+ * what the check sees the tree wear.
  */
-export function layPrivateTree(config: HostConfig, stage: string): PrivateTreeMount {
+export function layPrivateTree(
+  config: HostConfig,
+  stage: string,
+  lower = config.root,
+): PrivateTreeMount {
   const privateDir = posix.join(stage, "private");
   const upper = posix.join(privateDir, "tree-upper");
   const work = posix.join(privateDir, "tree-work");
   mkdirSync(work);
-  const lower = config.root;
   mkdirSync(upper);
   wear(upper, lowerDir(lower), config);
   const layerPath = config.privateTree?.layer;

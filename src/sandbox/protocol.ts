@@ -19,9 +19,15 @@ export const HostConfigSchema = z.object({
   privateTree: z.object({ layer: z.string().optional() }).optional(),
   /** Directories outside the tree checks may write, bound at their own paths (a proof's results). */
   writable: z.array(z.string()).optional(),
-  /** The uid/gid checks run as: the gate's own, so files they write stay the runner's. */
+  /**
+   * The uid/gid checks run as (check-user.ts): the gate's own, so files they
+   * write stay the runner's; or, when the gate is root, the dedicated check
+   * user with `idmap` set.
+   */
   uid: z.number().int().nonnegative(),
   gid: z.number().int().nonnegative(),
+  /** Show the tree, its git metadata and `writable` through idmapped mounts, each owner as `uid`/`gid`. */
+  idmap: z.boolean().optional(),
   /** A private, empty home at this path: writable, thrown away with the run. */
   home: z.string().optional(),
   /** Replaced by empty writable tmpfs (e.g. RUNNER_TEMP). */
@@ -37,8 +43,10 @@ export const HostConfigSchema = z.object({
    * read-only (symlinks recreated); nothing else of the machine exists.
    */
   system: z.array(z.string()).optional(),
-  /** Read-only binds: toolchains into the private home, the tool cache, `sandbox-read`. */
-  binds: z.array(z.object({ source: z.string(), target: z.string() })).optional(),
+  /** Read-only binds: toolchains into the private home, the tool cache, `sandbox-read`; `owned`: idmapped as the tree. */
+  binds: z
+    .array(z.object({ source: z.string(), target: z.string(), owned: z.boolean().optional() }))
+    .optional(),
   /** Git directories mounted read-only onto themselves. */
   gitDirs: z.array(z.string()).optional(),
   /** `.git` files mounted read-only onto themselves. */
@@ -93,6 +101,12 @@ export const HostEventSchema = z.discriminatedUnion("ev", [
     viewMs: z.number().nonnegative().optional(),
     /** Of `viewMs`, how long a private tree's layer took to lay into the upper (benches). */
     treeMs: z.number().nonnegative().optional(),
+    /** The uid checks run as (the host's word: it may differ from the config's, check-user.ts). */
+    uid: z.number().int().nonnegative().optional(),
+    /** Why checks do not run as the dedicated user asked for (no idmapped mount of the tree). */
+    uidError: z.string().optional(),
+    /** How long the host took from its start to ready (benches). */
+    startMs: z.number().nonnegative().optional(),
   }),
   z.object({ ev: z.literal("fatal"), message: z.string() }),
   z.object({

@@ -59,6 +59,12 @@ const TOOL_CACHE_VARS = ["RUNNER_TOOL_CACHE", "AGENT_TOOLSDIRECTORY"] as const;
 export interface Bind {
   source: string;
   target: string;
+  /**
+   * Granted by name (`sandbox-read`) or the tree's own repository (its git
+   * top level): a root gate shows it with its owner as the check user, as the
+   * tree. Toolchains and the tool cache are ambient: their root files stay root's.
+   */
+  owned?: boolean;
 }
 
 export interface ViewPlan {
@@ -89,8 +95,12 @@ export function planView({ root, env, extraReads }: ViewInput): ViewPlan {
   const system = SYSTEM_DIRS.filter(lexists);
   const visible = (p: string) => system.some((s) => p === s || p.startsWith(`${s}/`));
   const binds: Bind[] = [];
-  const bind = (source: string, target = source) => {
-    if (!binds.some((b) => b.target === target)) binds.push({ source, target });
+  const bind = (source: string, target = source, owned = false) => {
+    const known = binds.find((b) => b.target === target);
+    // A toolchain the maintainer also grants by name (a root-only tool cache) is granted.
+    if (known !== undefined) {
+      if (owned) known.owned = true;
+    } else binds.push({ source, target, ...(owned && { owned }) });
   };
   const home = realOrUndefined(env.HOME);
   const toolchains: string[] = [];
@@ -110,9 +120,9 @@ export function planView({ root, env, extraReads }: ViewInput): ViewPlan {
   // /etc/resolv.conf may be a symlink into /run (systemd-resolved): that one file comes along.
   const resolver = realOrUndefined("/etc/resolv.conf");
   if (resolver !== undefined && !visible(resolver)) bind(resolver);
-  for (const p of extraReads) if (!visible(p)) bind(p);
+  for (const p of extraReads) if (!visible(p)) bind(p, p, true);
   const git = gitLayout(root);
-  if (git.topLevel !== undefined) bind(git.topLevel);
+  if (git.topLevel !== undefined) bind(git.topLevel, git.topLevel, true);
   const gitconfig = home !== undefined ? readOrUndefined(join(home, ".gitconfig")) : undefined;
   return {
     system,
