@@ -351,6 +351,18 @@ export const PROBLEM_CODES = {
     doc: "A gate line (`- [ ] G2: ...`) indented, quoted, inside another list item or numbered: GitHub shows it as a gate, but only `- [ ] <id>:` at column 0 is read, so it would never run.",
     hint: "write the gate as `- [ ] <id>: <title>` at column 0, with its attributes indented below it",
   },
+  "blank-outcome": {
+    severity: "error",
+    kinds: "gates-ledger",
+    doc: "A gate line with no outcome (`- [ ] G1:` and nothing after it); unlazy's runner refuses it too.",
+    hint: "write what the gate proves after the id: `- [ ] G1: <outcome>`",
+  },
+  "misplaced-owns": {
+    severity: "error",
+    kinds: "gates-ledger",
+    doc: "`OWNS:` after the first gate; unlazy reads `OWNS:` only above the gates (its runner refuses it below), so it would own nothing.",
+    hint: "move the OWNS: line above the first gate",
+  },
   "invalid-criterion-id": {
     severity: "error",
     kinds: "oracle-contract, gates-ledger",
