@@ -859,7 +859,7 @@ function plannerQrSection(): string {
       finding: [
         "string or null",
         "no",
-        "Required on `FAIL`, absent or null on `PASS` (`qr-finding`).",
+        "Required on `FAIL` (`qr-finding`); null on `PASS`, where one kept is read as PASS with a warning (`qr-pass-finding`).",
       ],
       severity: ["any", "no", "Read and ignored: every severity blocks."],
       parent_id: ["any", "no", "The planner's item grouping; not read."],

@@ -442,8 +442,20 @@ export const PROBLEM_CODES = {
   "qr-finding": {
     severity: "error",
     kinds: "planner-qr",
-    doc: "A `FAIL` item has no `finding`, or a `PASS` item has one.",
-    hint: "give each FAIL item a finding, and remove the finding of a PASS item",
+    doc: "A `FAIL` item has no `finding` that says why.",
+    hint: "give each FAIL item a finding that says what failed",
+  },
+  "nothing-to-gate": {
+    severity: "warning",
+    kinds: "planner-plan",
+    doc: "No milestone of the plan lists a test, so the plan has no criterion: it passes with nothing checked.",
+    hint: 'add tests to the milestones ("tests": ["file:tests/test_x.py"]) to gate them',
+  },
+  "qr-pass-finding": {
+    severity: "warning",
+    kinds: "planner-qr",
+    doc: "A `PASS` item still carries a `finding` (the planner clears it on PASS); the item is read as PASS.",
+    hint: "set finding to null once the item passes",
   },
 
   // workphase-research, workphase-plan (seed 003)
