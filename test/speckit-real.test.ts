@@ -84,6 +84,7 @@ describe("spec-kit specs as real repositories write them", () => {
     expect(c.criteria.map((k) => [k.id, k.title])).toEqual([
       ["FR-01", "The system shall show the extra fields of the selected category on the same page"],
       ["FR-02", "The system shall keep a fixed mapping from categories to extra fields"],
+      ["FR-02A", "The system shall read the mapping from one module"],
       ["FR-03", "The system shall save only the active category's fields"],
     ]);
     expect(h.model!.successCriteria.map((s) => s.id)).toEqual(["SC-1", "SC-2"]);
@@ -103,6 +104,10 @@ describe("spec-kit specs as real repositories write them", () => {
       "| **FR-03** |  |  |",
     );
     expect(errors(empty)).toEqual(["spec-syntax"]);
+    const notAnId = edited("table", TABLE, "| FR-02A |", "| FR-2x |");
+    expect(notAnId.problems.filter((p) => p.code === "spec-syntax").map((p) => p.message)).toEqual([
+      expect.stringContaining('"FR-2x" is not an id here'),
+    ]);
     // The spec's S2 gone: tasks.md's [US2] task names a story that is not there.
     const source = text("table", TABLE).replace(
       "#### S2: Switching category swaps the fields",

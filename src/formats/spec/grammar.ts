@@ -12,14 +12,14 @@
  * `FR-01` (spec-kit's template counts to three digits, real specs to two, and
  * spec-kit rejects neither).
  */
-export const FR_ID = /^FR-\d{2,}[a-z]?(?:-[A-Za-z0-9]+)*$/;
+export const FR_ID = /^FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*$/;
 /**
  * A requirement's id, label, tag and statement from `lastIndex` (sticky:
  * matched in place): `**FR-001 (Google SSO)**:`, `**FR-030** [OUT OF SCOPE - MVP]:`,
  * and a full-width colon (`**FR-001**：`) as specs written in Chinese have it.
  */
 const ID_HEAD =
-  /(?:\*\*)?(FR-\d{2,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+\([^()\n]{1,80}\))?(?:\*\*)?(?:[ \t]+\[([^\]\n]{1,60})\])?(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/sy;
+  /(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+\([^()\n]{1,80}\))?(?:\*\*)?(?:[ \t]+\[([^\]\n]{1,60})\])?(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/sy;
 /** A label that takes a requirement out of what is gated: `[OUT OF SCOPE - MVP]`, `[DEFERRED]`. */
 const OUT_OF_SCOPE =
   /^(?:out[ \t]+of[ \t]+scope|not[ \t]+in[ \t]+scope|deferred|future|won'?t|later)\b/i;
@@ -34,12 +34,12 @@ const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
 const MANUAL_WORD = /^manual\b/i;
 const MANUAL_ENTRY =
-  /^manual:[ \t]*(FR-\d{2,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
+  /^manual:[ \t]*(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
 const BACKTICKS = /^`+/;
 const PROVES = /^proves[ \t]+/;
 /** A map line's id and target from `lastIndex` (sticky: matched in place). */
 const MAP_HEAD =
-  /(?:\*\*)?(FR-\d{2,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
+  /(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
 const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
 /**
  * A story heading's number: spec-kit's `User Story 2`, the same in the user's
@@ -49,9 +49,11 @@ const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
 const STORY =
   /^(?:User[ \t]+Story|Story|US|S|用户故事|用戶故事|使用者故事)[ \t]*-?(\d+)(?![\dA-Za-z])[ \t]*(?:[-—–:：][ \t]*)?(.*)$/i;
 const PIPE = 124;
-const TABLE_FR = /^(?:\*\*)?(FR-\d{2,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
-const TABLE_SC = /^(?:\*\*)?(SC-\d+[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
-const SUCCESS = /^(?:\*\*)?(SC-\d+[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/s;
+/** A table cell that starts like a requirement or success id (`FR-…`, `**SC-…`). */
+const ID_LIKE = /^(?:\*\*)?((?:FR|SC)-)/;
+const TABLE_FR = /^(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
+const TABLE_SC = /^(?:\*\*)?(SC-\d+[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
+const SUCCESS = /^(?:\*\*)?(SC-\d+[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/s;
 export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -327,7 +329,7 @@ export function successLine(line: string): { id: string; text: string } | undefi
   const body = bulletText(line);
   const m = body === undefined ? null : SUCCESS.exec(body);
   if (m) return { id: m[1]!, text: m[2]!.trim() };
-  const row = tableRow(line, TABLE_SC);
+  const row = tableRow(line, TABLE_SC, "SC-");
   return row?.ok ? { id: row.value.id, text: row.value.text } : undefined;
 }
 
@@ -339,17 +341,27 @@ export function successLine(line: string): { id: string; text: string } | undefi
 export function requirementRow(
   line: string,
 ): Parsed<{ id: string; tag?: Tag; text: string; column: number }> {
-  return tableRow(line, TABLE_FR);
+  return tableRow(line, TABLE_FR, "FR-");
 }
 
-function tableRow(line: string, id: RegExp): Parsed<{ id: string; text: string; column: number }> {
+function tableRow(
+  line: string,
+  id: RegExp,
+  prefix: "FR-" | "SC-",
+): Parsed<{ id: string; text: string; column: number }> {
   // Read by hand, not by a regex that trims the row's end: that would be quadratic on a long row.
   const row = line.trim();
   if (row.charCodeAt(0) !== PIPE) return undefined;
   const cells = row.slice(1, row.charCodeAt(row.length - 1) === PIPE ? -1 : undefined).split("|");
   for (let k = 0; k < Math.min(2, cells.length); k++) {
-    const found = id.exec(cells[k]!.trim());
-    if (!found) continue;
+    const cell = cells[k]!.trim();
+    const found = id.exec(cell);
+    if (!found) {
+      // A cell that starts like an id but is none is said, never a requirement silently dropped.
+      if (ID_LIKE.exec(cell)?.[1] === prefix)
+        return { ok: false, why: `${JSON.stringify(cell.slice(0, 40))} is not an id here` };
+      continue;
+    }
     const text = cells
       .slice(k + 1)
       .map((c) => c.trim())

@@ -31,7 +31,7 @@ import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
 
 // Module constants: a regex literal in a function body is a new RegExp object per call.
 const WRAPPED = /^[ \t]+\S/;
-const PROVES_ID = /^(?:AC-\d+|FR-\d{2,}[a-z]?)$/;
+const PROVES_ID = /^(?:AC-\d+|FR-\d{2,}[A-Za-z]?)$/;
 const INDENT = /^[ \t]+/;
 const NUMBERED = /^\d+[.)][ \t]+(.*)$/;
 const NONE_OPEN = /^\(?(?:none|n\/a)\b/i;
