@@ -306,3 +306,37 @@ describe("gates-ledger: a GATES.md that merely has the name (issue 35)", () => {
     expect(empty.problems.map((p) => p.code)).toEqual(["no-criteria"]);
   });
 });
+
+describe("gates-ledger: what unlazy's runner refuses (issue 35 parity)", () => {
+  // A ledger as unlazy's template writes it: title, Scope:, OWNS: above the gates.
+  const HONEST =
+    "# Gates: checkout\n\nScope: the checkout flow\nOWNS: src/checkout/**, test/checkout/**\n\n- [ ] G1: the cart total includes tax\n  CHECK: npm test -- checkout\n  EXPECT: 0 failing\n- [ ] G2: an empty cart cannot be paid\n  CHECK: npm test -- empty-cart\n  EXPECT: 0 failing\n";
+
+  it("the honest twin: OWNS: above the gates, every gate with an outcome", () => {
+    const c = ledger(HONEST);
+    expect(codes(c)).toEqual([]);
+    expect(c.header).toMatchObject({ owns: ["src/checkout/**", "test/checkout/**"] });
+  });
+
+  it("a gate line with a blank outcome is an error", () => {
+    const c = ledger(HONEST.replace("G2: an empty cart cannot be paid", "G2:"));
+    expect(codes(c)).toEqual(["blank-outcome@9:1"]);
+    expect(c.problems[0]!.message).toBe("gate G2 has no outcome: nothing after `G2:`");
+    // Spaces alone are no outcome either.
+    expect(codes(ledger(HONEST.replace("G1: the cart total includes tax", "G1:   ")))).toEqual([
+      "blank-outcome@6:1",
+    ]);
+  });
+
+  it("OWNS: after the first gate is an error (above the gates it is the header's)", () => {
+    const moved = HONEST.replace("OWNS: src/checkout/**, test/checkout/**\n", "").replace(
+      "- [ ] G2:",
+      "OWNS: src/checkout/**\n- [ ] G2:",
+    );
+    const c = ledger(moved);
+    expect(codes(c)).toEqual(["misplaced-owns@8:1"]);
+    expect(c.problems[0]!.severity).toBe("error");
+    // Inside a fence it is an example, not grammar.
+    expect(codes(ledger(`${HONEST}\n\`\`\`\nOWNS: src/**\n\`\`\`\n`))).toEqual([]);
+  });
+});

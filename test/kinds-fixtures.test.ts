@@ -16,6 +16,7 @@ const CASES: Record<string, ProblemCode> = {
   "kind-mismatch": "kind-mismatch",
   "not-a-planner-plan": "not-a-planner-plan",
   "planner-unknown-key": "planner-unknown-key",
+  "planner-nothing-to-gate": "nothing-to-gate",
   "missing-key": "missing-key",
   "wrong-type": "wrong-type",
   "invalid-value-diagram-type": "invalid-value",
@@ -41,7 +42,7 @@ const CASES: Record<string, ProblemCode> = {
   "qr-iteration-over": "qr-iteration",
   "qr-iteration-zero": "qr-iteration",
   "qr-finding-fail": "qr-finding",
-  "qr-finding-pass": "qr-finding",
+  "qr-pass-finding": "qr-pass-finding",
   "qr-duplicate-item": "duplicate-id",
   "qr-status": "invalid-value",
   "findings-empty": "item-count",
@@ -84,4 +85,31 @@ describe("planner and workphase rules: failing fixture and passing twin", () => 
       expect(twin.filter((p) => p.severity === "error")).toEqual([]);
     });
   }
+});
+
+describe("a quality review's PASS item that keeps its finding (issue 35)", () => {
+  it("is said as what it is, a warning quoting the finding, not as the rule", async () => {
+    const problems = await problemsUnder(join(FIXTURES, "qr-pass-finding", "fail"));
+    const found = problems.find((p) => p.code === "qr-pass-finding")!;
+    expect(found.severity).toBe("warning");
+    expect(found.message).toBe(
+      'item qa-001 is PASS but keeps a finding ("Refactor complete: the handler was split into smaller helpers; the size thres…"); it is read as PASS',
+    );
+    // The defect twin still blocks: a FAIL item with no finding.
+    const fail = await problemsUnder(join(FIXTURES, "qr-finding-fail", "fail"));
+    expect(fail.find((p) => p.code === "qr-finding")?.severity).toBe("error");
+  });
+});
+
+describe("a planner plan whose milestones list no test (issue 35)", () => {
+  it("says once that nothing is gated, as a warning, not a silent pass nor an error", async () => {
+    const problems = await problemsUnder(join(FIXTURES, "planner-nothing-to-gate", "fail"));
+    expect(problems.map((p) => [p.code, p.severity, p.message])).toEqual([
+      [
+        "nothing-to-gate",
+        "warning",
+        "nothing to gate in this plan: none of its 2 milestones lists a test",
+      ],
+    ]);
+  });
 });

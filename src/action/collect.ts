@@ -88,11 +88,6 @@ async function collect({
       : Promise.resolve({ files: [] });
   const dirs = dirListing();
   const discovered = await discoverContracts({ root, globs: settings.contracts, listing: dirs });
-  // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
-  if (discovered.length === 0) {
-    noMatch = noMatchMessage(settings.contracts);
-    io.warning(`contract-gate: ${noMatch}`);
-  }
   const isDefault = settings.contracts.join("\n") === DEFAULT_CONTRACT_GLOBS.join("\n");
   const audit = await auditDiscovery({
     root,
@@ -101,6 +96,13 @@ async function collect({
     found: discovered,
     listing: dirs,
   });
+  // A mistyped glob would otherwise read like a PR that touches no contract: say it first.
+  // Only archived contracts (closed work): one line, neutral, no warning.
+  if (discovered.length === 0) {
+    noMatch = audit.closed ?? noMatchMessage(settings.contracts);
+    if (audit.closed !== undefined) io.info(`contract-gate: ${noMatch}`);
+    else io.warning(`contract-gate: ${noMatch}`);
+  }
   for (const w of audit.warnings) io.warning(`contract-gate: ${w}`);
   const errors = [...audit.errors, ...(await vanishedContracts(git, settings.contracts))];
   // A misconfiguration leads every surface, as the no-match sentence does, and fails the gate.

@@ -15,6 +15,7 @@ import { blockModified } from "../scope/committed.js";
 import { assignShards, type ShardSpec, scopeDigest } from "../shard/assign.js";
 import { legRefusal } from "../shard/leg-policy.js";
 import { shardBlock, shardFileName } from "../shard/report.js";
+import { baseSide } from "../sides/base-side.js";
 import type { Scope } from "./collect.js";
 import type { RunnerEnv } from "./event.js";
 import type { Gated } from "./head.js";
@@ -49,8 +50,18 @@ export async function runShard(args: {
 }): Promise<void> {
   const { io, env, runner, settings, gated, scope, git, sandboxHost, protect } = args;
   const { shard } = settings;
+  // Read first: the contracts are judged against it (a phantom completion is a task
+  // this change marks done, as on an unsharded run), and the proof runs against it.
+  const mergeBase = await mergeBaseOf(git, gated);
+  const judgedBase =
+    mergeBase ?? (gated.target.kind === "commit" ? gated.target.changedSince : undefined);
   // Every contract in scope is read (weights need its checks), only this leg's run.
-  const all = await loadContracts(scope.root, scope.paths, commitPaths(git, "HEAD"))
+  const all = await loadContracts(
+    scope.root,
+    scope.paths,
+    commitPaths(git, "HEAD"),
+    judgedBase === undefined ? undefined : baseSide(git, judgedBase, settings.scope === "all"),
+  )
     .then((contracts) => blockModified(git, "HEAD", contracts))
     .catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);
@@ -71,7 +82,7 @@ export async function runShard(args: {
     settings,
     gated,
     scope,
-    base: await mergeBaseOf(git, gated),
+    base: mergeBase,
     contracts,
     sandbox,
     sandboxHost,

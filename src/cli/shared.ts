@@ -39,6 +39,7 @@ async function discoverAll(
     const given = extraGlobs ?? [];
     const audit = await auditDiscovery({ root, globs, given, found: files, listing });
     for (const w of audit.warnings) warn(`contract-gate: warning: ${w}\n`);
+    if (audit.closed !== undefined) warn(`contract-gate: ${audit.closed}\n`);
     if (audit.errors.length > 0) throw new UsageError(audit.errors.join("\ncontract-gate: "));
   }
   return files;

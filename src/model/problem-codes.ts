@@ -351,6 +351,18 @@ export const PROBLEM_CODES = {
     doc: "A gate line (`- [ ] G2: ...`) indented, quoted, inside another list item or numbered: GitHub shows it as a gate, but only `- [ ] <id>:` at column 0 is read, so it would never run.",
     hint: "write the gate as `- [ ] <id>: <title>` at column 0, with its attributes indented below it",
   },
+  "blank-outcome": {
+    severity: "error",
+    kinds: "gates-ledger",
+    doc: "A gate line with no outcome (`- [ ] G1:` and nothing after it); unlazy's runner refuses it too.",
+    hint: "write what the gate proves after the id: `- [ ] G1: <outcome>`",
+  },
+  "misplaced-owns": {
+    severity: "error",
+    kinds: "gates-ledger",
+    doc: "`OWNS:` after the first gate; unlazy reads `OWNS:` only above the gates (its runner refuses it below), so it would own nothing.",
+    hint: "move the OWNS: line above the first gate",
+  },
   "invalid-criterion-id": {
     severity: "error",
     kinds: "oracle-contract, gates-ledger",
@@ -430,8 +442,20 @@ export const PROBLEM_CODES = {
   "qr-finding": {
     severity: "error",
     kinds: "planner-qr",
-    doc: "A `FAIL` item has no `finding`, or a `PASS` item has one.",
-    hint: "give each FAIL item a finding, and remove the finding of a PASS item",
+    doc: "A `FAIL` item has no `finding` that says why.",
+    hint: "give each FAIL item a finding that says what failed",
+  },
+  "nothing-to-gate": {
+    severity: "warning",
+    kinds: "planner-plan",
+    doc: "No milestone of the plan lists a test, so the plan has no criterion: it passes with nothing checked.",
+    hint: 'add tests to the milestones ("tests": ["file:tests/test_x.py"]) to gate them',
+  },
+  "qr-pass-finding": {
+    severity: "warning",
+    kinds: "planner-qr",
+    doc: "A `PASS` item still carries a `finding` (the planner clears it on PASS); the item is read as PASS.",
+    hint: "set finding to null once the item passes",
   },
 
   // workphase-research, workphase-plan (seed 003)

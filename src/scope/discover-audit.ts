@@ -1,10 +1,10 @@
 import { closeSync, lstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import picomatch from "picomatch";
 import { globSync } from "tinyglobby";
 import { kindOf } from "../formats/kinds/index.js";
 import { openspecPlace } from "../formats/kinds/openspec.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
+import { archiveDirOf, globMatcher } from "./contract-path.js";
 
 /**
  * Loud misconfiguration: what discovery alone cannot say. A glob that matches
@@ -17,6 +17,12 @@ export interface DiscoveryAudit {
   warnings: string[];
   /** The configuration is wrong: the CLI exits 2, the action fails. */
   errors: string[];
+  /**
+   * Nothing was found and the only contract-looking files lie under archive
+   * directories (closed work, never gated): the one line that says so, and
+   * the run is neutral (exit 0).
+   */
+  closed?: string;
 }
 
 export interface AuditInput {
@@ -67,8 +73,9 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
     );
   }
 
-  for (const g of given) {
-    const matches = picomatch(g, { dot: true });
+  // A negated glob (`!GATES.md`) leaves files out: it matches nothing by design.
+  for (const g of given.filter((g) => !g.startsWith("!"))) {
+    const matches = globMatcher([g]);
     if (!entries.some((e) => matches(e.replace(/\/$/, "")))) {
       warnings.push(
         `the glob '${g}' matches no file under ${root}; check its spelling and that it is relative to the repository root`,
@@ -76,8 +83,18 @@ export async function auditDiscovery(input: AuditInput): Promise<DiscoveryAudit>
     }
   }
 
-  const matchesAny = picomatch([...globs], { dot: true });
-  const strays = lookalikes(root, listing, matchesAny);
+  const matchesAny = globMatcher(globs);
+  const { strays, archived } = lookalikes(root, listing, matchesAny);
+  if (strays.length === 0 && found.length === 0 && archived.length > 0) {
+    const dirs = [...new Set(archived.map((a) => archiveDirOf(a.path)!))].sort();
+    const shown = dirs.slice(0, MAX_LISTED).join(", ");
+    const more = dirs.length > MAX_LISTED ? ` and ${dirs.length - MAX_LISTED} more` : "";
+    return {
+      warnings,
+      errors,
+      closed: `nothing in scope: the only contracts lie under archive directories (${shown}${more}), closed work the gate does not gate`,
+    };
+  }
   if (strays.length > 0) {
     const shown = strays.slice(0, MAX_LISTED);
     const more = strays.length > shown.length ? ` and ${strays.length - shown.length} more` : "";
@@ -115,8 +132,10 @@ function lookalikes(
   root: string,
   listing: DirListing,
   included: (path: string) => boolean,
-): Lookalike[] {
+): { strays: Lookalike[]; archived: Lookalike[] } {
   const out: Lookalike[] = [];
+  // Closed work is never suggested (adding it to the globs would gate history); counted only.
+  const archived: Lookalike[] = [];
   let walked = 0;
   const stack = [""];
   while (stack.length > 0 && walked < MAX_WALKED) {
@@ -128,14 +147,15 @@ function lookalikes(
         if (!SKIPPED.has(e.name)) stack.push(path);
         continue;
       }
-      if (!e.isFile() || included(path)) continue;
+      if (!e.isFile() || (included(path) && archiveDirOf(path) === undefined)) continue;
       const found = lookalike(root, dir, e.name, path) ?? openspecLookalike(root, listing, path);
-      if (found && !(found.path.endsWith("/") && out.some((o) => o.path === found.path))) {
+      if (found && archiveDirOf(found.path) !== undefined) archived.push(found);
+      else if (found && !(found.path.endsWith("/") && out.some((o) => o.path === found.path))) {
         out.push(found);
       }
     }
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { strays: out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), archived };
 }
 
 /**

@@ -7,7 +7,7 @@ import { DEFAULT_CONTRACT_GLOBS, kindOf } from "../formats/kinds/index.js";
 import { openspecContractPath, openspecPlace } from "../formats/kinds/openspec.js";
 import { kiroSpecOf } from "../formats/kiro/index.js";
 import { type DirListing, dirListing } from "../fs/dir-listing.js";
-import { contractPaths, EXCLUDED_DIRS } from "./contract-path.js";
+import { contractPaths, EXCLUDED_DIRS, globMatcher } from "./contract-path.js";
 
 export interface DiscoverOptions {
   /** Repository root: every contract path is reported relative to it. */
@@ -141,7 +141,7 @@ const SKIPPED = new Set(EXCLUDED_DIRS);
  */
 function listSymlinks(dir: string, globs: readonly string[], listing: DirListing): string[] {
   const entriesOf = (abs: string) => listing.entries(abs);
-  const matches = picomatch([...globs], { dot: true });
+  const matches = globMatcher(globs);
   const found = new Set<string>();
   const seen = new Set<string>();
   let realDir: string;
@@ -153,7 +153,7 @@ function listSymlinks(dir: string, globs: readonly string[], listing: DirListing
   const add = (path: string) => {
     if (matches(path)) found.add(path);
   };
-  for (const base of new Set(globs.map((g) => picomatch.scan(g).base))) {
+  for (const base of new Set(positiveBases(globs))) {
     const abs = base === "" ? dir : join(dir, base);
     let real: string | undefined;
     try {
@@ -182,6 +182,11 @@ function listSymlinks(dir: string, globs: readonly string[], listing: DirListing
     }
   }
   return [...found];
+}
+
+/** Where each positive glob's walk starts (a negated glob names what to leave out, no place to look). */
+function positiveBases(globs: readonly string[]): string[] {
+  return globs.filter((g) => !g.startsWith("!")).map((g) => picomatch.scan(g).base);
 }
 
 /** `abs` relative to `root` with forward slashes, or undefined when outside it. */

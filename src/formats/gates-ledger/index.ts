@@ -1,8 +1,8 @@
-import type { Contract, GatesLedgerHeader, Problem } from "../../model/contract.js";
+import type { Contract, Criterion, GatesLedgerHeader, Problem } from "../../model/contract.js";
 import { problem, sortProblems } from "../../model/problems.js";
 import { describeMarkdown, foreignFile } from "../foreign-file.js";
 import { isLedger } from "../kinds/index.js";
-import { isBlank, locate } from "../markdown/lines.js";
+import { type Doc, isBlank, locate } from "../markdown/lines.js";
 import { openDoc } from "../markdown/open-doc.js";
 import { attachAbandons } from "../oracle-grammar/abandons.js";
 import { readCriteria } from "../oracle-grammar/criteria.js";
@@ -57,8 +57,47 @@ export function parseGatesLedger(path: string, bytes: Uint8Array): Contract {
       }),
     );
   }
+  parityWithUnlazy(doc, block.drafts, problems);
   const criteria = block.drafts.map((d) => d.criterion);
   return ledger(path, header, criteria, problems.list());
+}
+
+const OWNS_LINE = /^(?:OWNS|Owns)[ \t]*:/;
+
+/**
+ * What unlazy's runner refuses, refused here too, so a ledger the gate
+ * passes is one unlazy runs: a gate with no outcome (`- [ ] G1:` and nothing
+ * after it; there is nothing to have met), and `OWNS:` after the first gate
+ * (unlazy reads it only above the gates: below, it would silently own nothing).
+ */
+function parityWithUnlazy(
+  doc: Doc,
+  drafts: readonly { criterion: Criterion; index: number }[],
+  problems: { push(p: Problem): void },
+): void {
+  for (const { criterion, index } of drafts) {
+    if (criterion.title.trim() !== "") continue;
+    problems.push(
+      problem(
+        "blank-outcome",
+        locate(doc, index),
+        `gate ${criterion.id} has no outcome: nothing after \`${criterion.id}:\``,
+        { hint: `write what the gate proves after the id: \`- [ ] ${criterion.id}: <outcome>\`` },
+      ),
+    );
+  }
+  const first = drafts[0]?.index;
+  if (first === undefined) return;
+  for (let i = first + 1; i < doc.lines.length; i++) {
+    if (doc.hidden[i] || !OWNS_LINE.test(doc.visible[i]!.trim())) continue;
+    problems.push(
+      problem(
+        "misplaced-owns",
+        locate(doc, i),
+        `OWNS: after the first gate (line ${first + 1}); unlazy reads OWNS: only above the gates, so this one owns nothing`,
+      ),
+    );
+  }
 }
 
 function notALedger(path: string): Problem {

@@ -120,10 +120,16 @@ function itemCriterion(
       hint: 'add "finding": "<what failed>"',
     });
   }
-  if (status.value === "PASS" && finding !== undefined) {
-    sink.report("qr-finding", finding.path, "a PASS item has no finding", {
-      hint: "set finding to null, or the status to FAIL",
-    });
+  // A PASS item that still carries its finding (real reviews keep the FAIL's note, or say what
+  // resolved it): the verdict is PASS either way, so it is said, never blocking.
+  if (status.value === "PASS" && finding !== undefined && finding.value.trim() !== "") {
+    const text = finding.value.length > 80 ? `${finding.value.slice(0, 77)}…` : finding.value;
+    sink.report(
+      "qr-pass-finding",
+      finding.path,
+      `item${id ? ` ${id.value}` : ""} is PASS but keeps a finding ("${text}"); it is read as PASS`,
+      { hint: "set finding to null once the item passes, or the status to FAIL if it still fails" },
+    );
   }
   if (id === undefined) return undefined;
   const earlier = seen.get(id.value);

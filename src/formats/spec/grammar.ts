@@ -8,16 +8,18 @@
 
 /**
  * `FR-001`, `FR-002a` (spec-kit inserts lettered requirements between numbered
- * ones), `FR-009-A`, `FR-024-NEW` (real specs suffix ids when they split one).
+ * ones), `FR-009-A`, `FR-024-NEW` (real specs suffix ids when they split one),
+ * `FR-01` (spec-kit's template counts to three digits, real specs to two, and
+ * spec-kit rejects neither).
  */
-export const FR_ID = /^FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*$/;
+export const FR_ID = /^FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*$/;
 /**
  * A requirement's id, label, tag and statement from `lastIndex` (sticky:
  * matched in place): `**FR-001 (Google SSO)**:`, `**FR-030** [OUT OF SCOPE - MVP]:`,
  * and a full-width colon (`**FR-001**：`) as specs written in Chinese have it.
  */
 const ID_HEAD =
-  /(?:\*\*)?(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+\([^()\n]{1,80}\))?(?:\*\*)?(?:[ \t]+\[([^\]\n]{1,60})\])?(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/sy;
+  /(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+\([^()\n]{1,80}\))?(?:\*\*)?(?:[ \t]+\[([^\]\n]{1,60})\])?(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/sy;
 /** A label that takes a requirement out of what is gated: `[OUT OF SCOPE - MVP]`, `[DEFERRED]`. */
 const OUT_OF_SCOPE =
   /^(?:out[ \t]+of[ \t]+scope|not[ \t]+in[ \t]+scope|deferred|future|won'?t|later)\b/i;
@@ -32,15 +34,26 @@ const ACCEPTANCE_BOX = /^[-*+][ \t]+\[([ xX])\][ \t]+/;
 const ACCEPTANCE_BODY = /^(AC-\d+)[ \t]*(?:\(([^()]*)\))?[ \t]*:[ \t]*(.*)$/s;
 const MANUAL_WORD = /^manual\b/i;
 const MANUAL_ENTRY =
-  /^manual:[ \t]*(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
+  /^manual:[ \t]*(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:[ \t]+(?:—|–|--|-)[ \t]+(.*))?$/s;
 const BACKTICKS = /^`+/;
 const PROVES = /^proves[ \t]+/;
 /** A map line's id and target from `lastIndex` (sticky: matched in place). */
 const MAP_HEAD =
-  /(?:\*\*)?(FR-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
+  /(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?:?[ \t]*(?:→|->)[ \t]*(.*)$/sy;
 const MANUAL_TARGET = /^manual:[ \t]*(.*)$/s;
-const STORY = /^User Story[ \t]+(\d+)[ \t]*(?:[-—–:][ \t]*)?(.*)$/i;
-const SUCCESS = /^(?:\*\*)?(SC-\d{3,}[a-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/s;
+/**
+ * A story heading's number: spec-kit's `User Story 2`, the same in the user's
+ * language (`用户故事 2`, `用戶故事 2`, `使用者故事 2`), and the short forms real
+ * specs use (`US2`, `Story 2`, `S2:`) that their tasks still tag `[US2]`.
+ */
+const STORY =
+  /^(?:User[ \t]+Story|Story|US|S|用户故事|用戶故事|使用者故事)[ \t]*-?(\d+)(?![\dA-Za-z])[ \t]*(?:[-—–:：][ \t]*)?(.*)$/i;
+const PIPE = 124;
+/** A table cell that starts like a requirement or success id (`FR-…`, `**SC-…`). */
+const ID_LIKE = /^(?:\*\*)?((?:FR|SC)-)/;
+const TABLE_FR = /^(?:\*\*)?(FR-\d{2,}[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
+const TABLE_SC = /^(?:\*\*)?(SC-\d+[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?$/;
+const SUCCESS = /^(?:\*\*)?(SC-\d+[A-Za-z]?(?:-[A-Za-z0-9]+)*)(?:\*\*)?[:：](?:\*\*)?[ \t]*(.*)$/s;
 export const TAGS = ["ADDED", "MODIFIED", "REMOVED"] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -311,9 +324,50 @@ export function storyHeading(text: string): { n: number; title: string } | undef
   return m ? { n: Number(m[1]), title: m[2]!.trim() } : undefined;
 }
 
-/** spec-kit: `- **SC-001**: <measurable outcome>`. */
+/** spec-kit: `- **SC-001**: <measurable outcome>`, or a table row `| SC-1 | <outcome> | … |`. */
 export function successLine(line: string): { id: string; text: string } | undefined {
   const body = bulletText(line);
   const m = body === undefined ? null : SUCCESS.exec(body);
-  return m ? { id: m[1]!, text: m[2]!.trim() } : undefined;
+  if (m) return { id: m[1]!, text: m[2]!.trim() };
+  const row = tableRow(line, TABLE_SC, "SC-");
+  return row?.ok ? { id: row.value.id, text: row.value.text } : undefined;
+}
+
+/**
+ * A requirement written as a table row, `| FR-01 | The system shall … | <acceptance> |`
+ * (real spec-kit specs tabulate them; spec-kit reads any markdown): the id in
+ * the first or second cell, the statement the next non-empty cell.
+ */
+export function requirementRow(
+  line: string,
+): Parsed<{ id: string; tag?: Tag; text: string; column: number }> {
+  return tableRow(line, TABLE_FR, "FR-");
+}
+
+function tableRow(
+  line: string,
+  id: RegExp,
+  prefix: "FR-" | "SC-",
+): Parsed<{ id: string; text: string; column: number }> {
+  // Read by hand, not by a regex that trims the row's end: that would be quadratic on a long row.
+  const row = line.trim();
+  if (row.charCodeAt(0) !== PIPE) return undefined;
+  const cells = row.slice(1, row.charCodeAt(row.length - 1) === PIPE ? -1 : undefined).split("|");
+  for (let k = 0; k < Math.min(2, cells.length); k++) {
+    const cell = cells[k]!.trim();
+    const found = id.exec(cell);
+    if (!found) {
+      // A cell that starts like an id but is none is said, never a requirement silently dropped.
+      if (ID_LIKE.exec(cell)?.[1] === prefix)
+        return { ok: false, why: `${JSON.stringify(cell.slice(0, 40))} is not an id here` };
+      continue;
+    }
+    const text = cells
+      .slice(k + 1)
+      .map((c) => c.trim())
+      .find((c) => c !== "");
+    if (text === undefined) return { ok: false, why: `${found[1]} has no statement in its row` };
+    return { ok: true, value: { id: found[1]!, text, column: line.indexOf(found[1]!) + 1 } };
+  }
+  return undefined;
 }

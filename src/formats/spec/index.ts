@@ -5,7 +5,7 @@ import { specCriteria } from "./criteria.js";
 import { READS_AS_STATUS, STATUS_LINE } from "./grammar.js";
 import { asRead, locate, readSpecDoc, type SpecDoc } from "./read.js";
 import { checkModel } from "./rules.js";
-import { readModel, SECTIONS } from "./sections.js";
+import { isSection, readModel, SECTIONS } from "./sections.js";
 import { readTasks } from "./tasks.js";
 
 export { linkSpecFiles, type SpecFiles, specCompanions, specDir } from "./link.js";
@@ -13,6 +13,28 @@ export { linkSpecFiles, type SpecFiles, specCompanions, specDir } from "./link.j
 const STATUS_WORD = /status/i;
 /** A spec-kit task line anywhere in a file: `- [ ] T001 …` (the id may be bold). */
 const HAS_TASK_LINE = /^[-*+][ \t]+\[[ xX]\][ \t]+(?:\*\*)?T\d{3,}/m;
+
+/** The title's colon, ASCII or full-width, in a heading written in another language. */
+const TITLE_COLON = /[:：]/;
+/** spec-kit's title in Chinese (`功能规格说明`, `功能規格說明書`): its template's, translated. */
+const SPECKIT_TITLE = /^(?:功能规格|功能規格|功能需求规格|功能需求規格)/;
+/** spec-kit's structure anywhere in a file: a bold `**FR-…**`/`**SC-…**` item or an `| FR-… |` row. */
+const SPECKIT_LINE = /^(?:[-*+][ \t]+\*\*(?:FR|SC)-\d|\|[ \t]*(?:\*\*)?FR-\d)/m;
+
+/**
+ * Whether a spec whose first heading is neither layout's is spec-kit's all
+ * the same: spec-kit's agent writes the template in the user's language
+ * (`# 功能规格说明：…`, `## 需求`), and spec-kit itself reads no heading. The
+ * translated title, or spec-kit's requirement or success lines, say so.
+ */
+function speckitByStructure(heading: string, sd: SpecDoc): boolean {
+  if (SPECKIT_TITLE.test(heading.trim())) return true;
+  const { visible, hidden } = sd.doc;
+  for (let i = 0; i < visible.length; i++) {
+    if (!hidden[i] && SPECKIT_LINE.test(visible[i]!)) return true;
+  }
+  return false;
+}
 
 /** The two layouts by their first heading. */
 const LAYOUTS: readonly { prefix: string; layout: RequirementModel["layout"]; what: string }[] = [
@@ -39,7 +61,14 @@ export function parseSpec(path: string, bytes: Uint8Array): Contract {
   if (!("doc" in read)) return contract("spec", path, { kind: "spec" }, [], [read]);
   const heading = read.doc.visible[read.first] ?? "";
   const text = /^#[ \t]/.test(heading) ? atxText(heading) : undefined;
-  const layout = text === undefined ? undefined : LAYOUTS.find((l) => text.startsWith(l.prefix));
+  let layout = text === undefined ? undefined : LAYOUTS.find((l) => text.startsWith(l.prefix));
+  let title = layout === undefined ? "" : text!.slice(layout.prefix.length).trim();
+  if (layout === undefined && text !== undefined && speckitByStructure(text, read)) {
+    // Headed in the user's language (`# 功能规格说明：…`): spec-kit's by its requirement lines.
+    layout = LAYOUTS[1]!;
+    const colon = text.search(TITLE_COLON);
+    title = colon === -1 ? text.trim() : text.slice(colon + 1).trim();
+  }
   if (layout === undefined) {
     const looks = asRead(heading);
     const near = /^#[ \t]/.test(looks)
@@ -53,7 +82,6 @@ export function parseSpec(path: string, bytes: Uint8Array): Contract {
       [foreign(path, read, heading, near !== undefined)],
     );
   }
-  const title = text!.slice(layout.prefix.length).trim();
   const model = readModel(read, layout.layout);
   const top = locate(read.doc, read.first);
   let needsClarification = model.openQuestions.length > 0;
@@ -270,11 +298,15 @@ function readStatus(
 function checkSections(sd: SpecDoc): void {
   const has = (prefix: string) => sd.doc.sections.some((s) => s.upper.startsWith(prefix));
   const older = has("REVIEW & ACCEPTANCE CHECKLIST") || has("EXECUTION FLOW");
-  const mandatory = older
-    ? ["User Scenarios & Testing", "Requirements"]
-    : ["User Scenarios & Testing", "Requirements", "Success Criteria"];
-  for (const name of mandatory) {
-    if (has(name.toUpperCase())) continue;
+  const all = [
+    ["User Scenarios & Testing", "userScenarios"],
+    ["Requirements", "requirements"],
+    ["Success Criteria", "success"],
+  ] as const;
+  const mandatory = older ? all.slice(0, 2) : all;
+  for (const [name, key] of mandatory) {
+    // In any language the spec is written in, as spec-kit's agent translates the template.
+    if (sd.doc.sections.some((s) => isSection(s.upper, key, "speckit-spec"))) continue;
     sd.problems.push(
       problem(
         "missing-section",

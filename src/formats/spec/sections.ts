@@ -20,6 +20,7 @@ import {
   mapLine,
   type Parsed,
   requirementLine,
+  requirementRow,
   scenarioLine,
   storyHeading,
   successLine,
@@ -30,7 +31,7 @@ import { asRead, isAscii, locate, nearMiss, type SpecDoc } from "./read.js";
 
 // Module constants: a regex literal in a function body is a new RegExp object per call.
 const WRAPPED = /^[ \t]+\S/;
-const PROVES_ID = /^(?:AC-\d+|FR-\d{3,}[a-z]?)$/;
+const PROVES_ID = /^(?:AC-\d+|FR-\d{2,}[A-Za-z]?)$/;
 const INDENT = /^[ \t]+/;
 const NUMBERED = /^\d+[.)][ \t]+(.*)$/;
 const NONE_OPEN = /^\(?(?:none|n\/a)\b/i;
@@ -49,6 +50,37 @@ export const SECTIONS = {
   userScenarios: "USER SCENARIOS",
 } as const;
 
+/**
+ * Other names a spec-kit spec gives a section the gate reads: the template's
+ * headings as an agent writes them in the user's language (simplified and
+ * traditional Chinese: `## 需求 *(必填)*`), and `## Functional Requirements`
+ * at the top level. spec-kit reads none of its headings, so none is required
+ * in English; the seed layout keeps its own English headings.
+ */
+const SPECKIT_ALIASES: Partial<Record<keyof typeof SECTIONS, readonly string[]>> = {
+  requirements: ["FUNCTIONAL REQUIREMENTS", "需求", "功能需求", "功能性需求"],
+  success: ["成功标准", "成功標準", "成功准则", "成功準則", "成功指标", "成功指標"],
+  userScenarios: ["用户场景", "用戶場景", "使用者場景", "使用者情境", "用户故事", "用戶故事"],
+};
+/** A bilingual heading's halves: `用户场景与测试 / User Scenarios & Testing`. */
+const HALVES = /[ \t]*[/|][ \t]*/;
+
+/** Whether an upper-cased `##` heading names the section `key` in the layout. */
+export function isSection(
+  upper: string,
+  key: keyof typeof SECTIONS,
+  layout: RequirementModel["layout"],
+): boolean {
+  const prefix = SECTIONS[key];
+  if (upper.startsWith(prefix)) return true;
+  if (layout !== "speckit-spec") return false;
+  const aliases = SPECKIT_ALIASES[key] ?? [];
+  for (const half of upper.split(HALVES)) {
+    if (half.startsWith(prefix) || aliases.some((a) => half.startsWith(a))) return true;
+  }
+  return false;
+}
+
 const HASH = 35;
 /** A `###` or `####` heading, where spec-kit writes its user stories. */
 const STORY_LEVEL = /^#{3,4}[ \t]/;
@@ -66,17 +98,18 @@ export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): Requ
     stories: [],
     successCriteria: [],
   };
-  const r = new Reader(sd);
+  const r = new Reader(sd, layout);
   for (const section of sd.doc.sections) {
     const u = section.upper;
     if (u.startsWith(SECTIONS.map)) r.map(section, model);
-    else if (u.startsWith(SECTIONS.requirements)) r.requirements(section, model);
+    else if (isSection(u, "requirements", layout)) r.requirements(section, model);
     else if (layout === "spec" && u.startsWith(SECTIONS.scenarios)) r.scenarios(section, model);
     else if (layout === "spec" && u.startsWith(SECTIONS.acceptance)) r.acceptance(section, model);
     else if (u.startsWith(SECTIONS.guardrails)) r.bullets(section, model.guardrails);
     else if (u.startsWith(SECTIONS.verification)) r.verification(section, model);
     else if (layout === "spec" && u.startsWith(SECTIONS.openQuestions)) r.questions(section, model);
-    else if (layout === "speckit-spec" && u.startsWith(SECTIONS.success)) r.success(section, model);
+    else if (layout === "speckit-spec" && isSection(u, "success", layout))
+      r.success(section, model);
   }
   if (layout === "speckit-spec") r.stories(model);
   r.markers(model);
@@ -84,7 +117,10 @@ export function readModel(sd: SpecDoc, layout: RequirementModel["layout"]): Requ
 }
 
 class Reader {
-  constructor(private readonly sd: SpecDoc) {}
+  constructor(
+    private readonly sd: SpecDoc,
+    private readonly layout: RequirementModel["layout"],
+  ) {}
 
   /**
    * Each requirement id as its requirement line spelled it, so a scenario's
@@ -166,7 +202,10 @@ class Reader {
     for (let i = section.index + 1; i < section.end; i++) {
       if (!this.shown(i)) continue;
       const line = visible[i]!;
-      const read = requirementLine(line);
+      // spec-kit specs also tabulate requirements (`| FR-01 | The system shall … |`).
+      const read =
+        requirementLine(line) ??
+        (this.layout === "speckit-spec" ? requirementRow(line) : undefined);
       if (read === undefined || !read.ok) {
         if (this.nearMissOf(i, requirementLine, "requirement")) {
           last = undefined;
