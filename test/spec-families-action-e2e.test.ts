@@ -3,7 +3,8 @@
  * against the GitHub stand-in, whole and sharded: an honest PR is green, a PR
  * that un-checks a Kiro task and softens an OpenSpec main spec with no delta
  * saying so blocks, and the sharded legs plus their merge post the same
- * verdict and findings as the whole run. Run `npm run bundle` after changing src/.
+ * verdict and findings as the whole run; archiving the change as OpenSpec does
+ * is the softening's honest twin. Run `npm run bundle` after changing src/.
  */
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
@@ -56,6 +57,29 @@ const WEAKENING: Files = {
   [MAIN]: text(MAIN).replace("The dashboard SHALL show", "The dashboard SHOULD show"),
 };
 
+/**
+ * The archive flow, the weakening's honest twin: the change moved into
+ * archive/ with its tasks done and the main spec rewritten as its delta says
+ * (a requirement removed, one renamed) — the main spec's change is declared.
+ */
+const CHANGE = "openspec/changes/add-digest-emails";
+const ARCHIVED = "openspec/changes/archive/2026-03-09-add-digest-emails";
+const ARCHIVED_MAIN = readFileSync(join(FIXTURES, "openspec", "archived-main.md"), "utf8");
+const ARCHIVE: Files = {
+  ...Object.fromEntries(
+    Object.keys(BASE)
+      .filter((p) => p.startsWith(`${CHANGE}/`))
+      .flatMap((p) => [
+        [p, null],
+        [
+          p.replace(CHANGE, ARCHIVED),
+          p === CHANGE_TASKS ? text(p).replace(/- \[ \]/g, "- [x]") : text(p),
+        ],
+      ]),
+  ),
+  [MAIN]: ARCHIVED_MAIN,
+};
+
 interface Report {
   contracts: { path: string; kind: string }[];
   integrity?: { findings: { code: string; blocking: boolean; path: string }[] };
@@ -88,6 +112,20 @@ describe("the action on a Kiro spec and an OpenSpec change", () => {
     ]); // the main spec is untouched: out of the PR's scope
     expect(blocking(report)).toEqual([]);
     expect(checkRuns[0]!.conclusion).not.toBe("failure");
+  });
+
+  it("the archive flow (main spec rewritten as the archived delta says) is green; the same main spec alone blocks", async () => {
+    const archived = await whole(ARCHIVE);
+    expect(archived.r.code, archived.r.stdout).toBe(0);
+    expect(blocking(archived.report)).toEqual([]);
+    // Control: the main spec rewritten with no change archived in the PR drops what it dropped.
+    const bare = await whole({ [MAIN]: ARCHIVED_MAIN });
+    expect(bare.r.code).toBe(1);
+    expect(blocking(bare.report)).toEqual([
+      `openspec-requirement-dropped ${MAIN}`,
+      `openspec-requirement-dropped ${MAIN}`,
+      `openspec-requirement-dropped ${MAIN}`,
+    ]);
   });
 
   it("a PR re-opening a Kiro task and softening a main spec blocks, whole and sharded alike", async () => {
