@@ -15,6 +15,8 @@ export type ShapeTarget =
   | "workphase-research"
   | "spec"
   | "speckit-tasks"
+  | "kiro-spec"
+  | "openspec-spec"
   | "evidence"
   | "refresh-hash";
 
@@ -27,6 +29,8 @@ export const SHAPE_PATHS = {
   "workphase-research": ".workphase/bench/research.json",
   spec: "specs/001-bench/spec.md",
   "speckit-tasks": "specs/001-bench/tasks.md",
+  "kiro-spec": ".kiro/specs/bench/requirements.md",
+  "openspec-spec": "openspec/specs/bench/spec.md",
 } as const;
 
 export interface Shape {
@@ -350,6 +354,31 @@ export const SHAPES: readonly Shape[] = [
     target: "speckit-tasks",
     build: (n) =>
       `# Tasks: b\n\n## Phase 1\n\n${fill("- [X] T001 [P] [US1] Create src/a/b.ts and tests/c.test.ts\n", n - 30)}`,
+  },
+  // Kiro and OpenSpec (issue 36): many requirements, as their tools write them.
+  {
+    name: "kiro: many requirements with EARS criteria",
+    target: "kiro-spec",
+    build: (n) =>
+      `# Requirements Document\n\n## Requirements\n\n${fill(
+        "### Requirement 1: R\n\n**User Story:** As a user, I want x, so that y.\n\n#### Acceptance Criteria\n\n1. WHEN a user does x THEN the System SHALL do y\n2. IF z, THEN THE System SHALL refuse it\n\n",
+        n - 60,
+      )}`,
+  },
+  {
+    name: "kiro: one requirement with a long run of criteria",
+    target: "kiro-spec",
+    build: (n) =>
+      `# Requirements Document\n\n### Requirement 1\n\n#### Acceptance Criteria\n\n${fill("1. WHEN x THEN the System SHALL y\n", n - 80)}`,
+  },
+  {
+    name: "openspec: many requirements with scenarios",
+    target: "openspec-spec",
+    build: (n) =>
+      `# bench Specification\n\n## Purpose\nBench.\n\n## Requirements\n${fill(
+        "### Requirement: R\nThe system SHALL do it.\n\n#### Scenario: S\n- **WHEN** x\n- **THEN** y\n\n",
+        n - 80,
+      )}`,
   },
   {
     name: "tasks: one task naming a long run of path tokens",

@@ -21,6 +21,8 @@ function parse(target: ShapeTarget, bytes: Uint8Array): void {
     case "workphase-research":
     case "spec":
     case "speckit-tasks":
+    case "kiro-spec":
+    case "openspec-spec":
       parseContract(target, SHAPE_PATHS[target], bytes);
       return;
     case "evidence":

@@ -18,7 +18,12 @@ import { Worker } from "node:worker_threads";
 import { SHAPES, type ShapeTarget } from "./parse-shapes.js";
 
 const TARGET_MS_PER_MIB = 100;
-const SPEC_TARGETS: ReadonlySet<ShapeTarget> = new Set(["spec", "speckit-tasks"]);
+const SPEC_TARGETS: ReadonlySet<ShapeTarget> = new Set([
+  "spec",
+  "speckit-tasks",
+  "kiro-spec",
+  "openspec-spec",
+]);
 const SIZE = 1024 * 1024 - 64;
 const RUNS = Number(process.env.PARSE_BENCH_RUNS ?? 8);
 const LIMIT_MS = Number(process.env.PARSE_BENCH_LIMIT_MS ?? 10_000);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 await import("./validate.mjs");
 await import("./validate-planner.mjs");
 await import("./validate-specs.mjs");
+await import("./validate-spec-families.mjs");
 await import("./run-commands.mjs");
 await import("./sandbox.mjs");
 // 30,000 oracle checks take minutes per mode: only when asked.

@@ -1,6 +1,7 @@
 /** Reading many files at one commit in one batch of git reads, against real repositories. */
 import { execFileSync } from "node:child_process";
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -11,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitReadError, openGit } from "../src/git/index.js";
 
@@ -193,6 +194,39 @@ describe("what the repository controls changes no answer and runs nothing", () =
     expect(readdirSync(marks).sort()).toEqual(["filter", "fsmonitor"]);
     rmSync(monitor);
     rmSync(marks, { recursive: true });
+  });
+
+  it("a same-size edit in the index's own second is a change: the private index keeps the index's time (control: a fresh copy misses it)", async () => {
+    const dir = repo();
+    // ctime cannot be set from a test; the edit's ctime in the same second is what makes
+    // the stat data match in the wild (a tasks.md un-checked right after a commit).
+    git(dir, "config", "core.trustctime", "false");
+    const file = join(dir, "tasks.md");
+    const then = new Date(2001, 0, 1);
+    writeFileSync(file, "- [x] 1.1 done\n");
+    utimesSync(file, then, then);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "one");
+    const head = git(dir, "rev-parse", "HEAD");
+    // The edit: same size, same inode, same mtime second as the index file.
+    writeFileSync(file, "- [ ] 1.1 done\n");
+    utimesSync(file, then, then);
+    const index = join(dir, ".git", "index");
+    utimesSync(index, then, new Date(then.getTime() + 300));
+    expect(git(dir, "diff", "--name-only", head, "--")).toBe("tasks.md"); // git itself sees it
+    utimesSync(index, then, new Date(then.getTime() + 300)); // (that diff refreshed the index)
+    // Control: the same diff on a copy of the index with a fresh mtime trusts the stat data.
+    const fresh = join(mkdtempSync(join(tmpdir(), "cg-git-index-")), "index");
+    dirs.push(dirname(fresh));
+    copyFileSync(index, fresh);
+    const missed = execFileSync("git", ["diff", "--name-only", head, "--"], {
+      cwd: dir,
+      env: { ...process.env, GIT_INDEX_FILE: fresh },
+    });
+    expect(missed.toString()).toBe("");
+    expect(await openGit(dir).worktreeChanges(head)).toEqual([
+      { path: "tasks.md", status: "modified" },
+    ]);
   });
 
   it("the checkout's index is byte-identical after worktreeChanges, however stale its stat data (control: plain git diff rewrites it)", async () => {

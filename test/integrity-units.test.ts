@@ -1,5 +1,6 @@
 /** The pure parts of contract integrity: pairing, supersession, alignment, renderers. */
 import { describe, expect, it } from "vitest";
+import { companionsOf, withFolders } from "../src/formats/kinds/companions.js";
 import { alignChecks } from "../src/integrity/check-align.js";
 import { supersededPaths } from "../src/integrity/compare.js";
 import { touchedContracts } from "../src/integrity/pairs.js";
@@ -61,6 +62,33 @@ describe("touchedContracts", () => {
         "app",
       ),
     ).toEqual([{ basePath: MD }]);
+  });
+});
+
+describe("a contract read from several files is touched through any of them", () => {
+  const KIRO = ".kiro/specs/export/requirements.md";
+  const CHANGE = "openspec/changes/add-x/proposal.md";
+  const globs = [".kiro/specs/**/requirements.md", "openspec/changes/*/proposal.md"];
+  it.each([
+    [".kiro/specs/export/tasks.md", KIRO],
+    [".kiro/specs/export/design.md", KIRO],
+    ["openspec/changes/add-x/tasks.md", CHANGE],
+    ["openspec/changes/add-x/specs/auth/spec.md", CHANGE],
+    ["openspec/changes/add-x/design.md", CHANGE],
+  ])("%s alone touches %s, which reads it (companionsOf)", (file, owner) => {
+    expect(touchedContracts([{ path: file, status: "modified" }], globs, "")).toEqual([
+      { basePath: owner, headPath: owner },
+    ]);
+    expect(companionsOf(owner).some((p) => withFolders([file]).has(p))).toBe(true);
+  });
+  it("files of no such contract touch nothing: an archived change, a main spec's note, a stray tasks.md", () => {
+    for (const path of [
+      "openspec/changes/archive/2026-01-01-x/tasks.md",
+      "openspec/specs/auth/notes.md",
+      "docs/tasks.md",
+    ]) {
+      expect(touchedContracts([{ path, status: "modified" }], globs, "")).toEqual([]);
+    }
   });
 });
 

@@ -359,3 +359,83 @@ describe("kiro-spec: 1 MiB adversarial task lists end", () => {
     }
   });
 });
+
+describe("kiro-spec: design.md's correctness properties", () => {
+  const requirements = parseContract("kiro-spec", REQ, enc(file("requirements.md")));
+  const link = (design: string, tasks = file("tasks.md")) =>
+    linkKiroFiles(requirements, {
+      design: { path: `${DIR}/design.md`, bytes: enc(design) },
+      tasks: { path: `${DIR}/tasks.md`, bytes: enc(tasks) },
+    });
+  const properties = (c: Contract) => (c.header as KiroHeader).design?.properties ?? [];
+  const dangling = (c: Contract) => c.problems.filter((p) => p.code === "kiro-dangling-reference");
+  /** Each way real design.md files write a property; its Validates line is the one after it. */
+  const FORMS = [
+    "### Property 7: Streaming keeps order",
+    "**Property 7: Streaming keeps order**",
+    "1. **Property 7: Streaming keeps order**",
+    "- **Property 7: Streaming keeps order**",
+    "Property 7: Streaming keeps order",
+  ];
+  const design = (form: string, cites: string) =>
+    `${file("design.md").trimEnd()}\n\n## More properties\n\n${form}\n\n*For any* report, rows SHALL arrive in order.\n\n**Validates: Requirements ${cites}**\n`;
+  const validatesLine = (text: string) =>
+    text.split("\n").findIndex((l) => l.startsWith("**Validates: Requirements 3.")) + 1;
+
+  it.each(FORMS)("%s is a property; its Validates line cites criteria that exist", (form) => {
+    const c = link(design(form, "3.1, 3.2"));
+    const p = properties(c).find((x) => x.id === "7")!;
+    expect(p.title).toBe("Streaming keeps order");
+    expect(p.refs.map((r) => r.id)).toEqual(["3.1", "3.2"]);
+    expect(dangling(c)).toEqual([]);
+  });
+
+  it("a criterion cited by a property alone is covered; uncited by both, it warns", () => {
+    const uncovered = (c: Contract) =>
+      c.problems.filter((x) => x.code === "kiro-uncovered-criterion").map((x) => x.message);
+    const tasks = file("tasks.md")
+      .replace("_Requirements: 3.1-3.2_", "_Requirements: 1.1_")
+      .replace("_Requirements: All_", "_Requirements: 2.1_");
+    expect(tasks).not.toContain("3.1-3.2");
+    expect(tasks).not.toContain("All_");
+    // Control: with no task citing Requirement 3 (nor All), both its criteria warn.
+    expect(uncovered(link(file("design.md"), tasks))).toEqual([
+      expect.stringContaining("acceptance criterion 3.1"),
+      expect.stringContaining("acceptance criterion 3.2"),
+    ]);
+    expect(uncovered(link(design(FORMS[0]!, "3.1, 3.2"), tasks))).toEqual([]);
+  });
+
+  it.each(FORMS)("%s citing 3.9 is an error at its Validates line, naming the property", (form) => {
+    const text = design(form, "3.1, 3.9");
+    const found = dangling(link(text));
+    expect(found.map((p) => [p.path, p.line, p.message])).toEqual([
+      [
+        `${DIR}/design.md`,
+        validatesLine(text),
+        "Property 7 cites 3.9, but Requirement 3 has 2 acceptance criteria (3.1–3.2)",
+      ],
+    ]);
+  });
+
+  it("control: the honest design.md has its two properties and nothing dangling", () => {
+    const c = link(file("design.md"));
+    expect(properties(c).map((p) => [p.id, p.refs.map((r) => r.id)])).toEqual([
+      ["1", ["1.1", "1.3"]],
+      ["2", ["2.1"]],
+    ]);
+    expect(dangling(c)).toEqual([]);
+  });
+
+  it("a Validates line under a new ## section belongs to no property and is still checked", () => {
+    const text = `${file("design.md").trimEnd()}\n\n## Testing Strategy\n\n**Validates: Requirements 3.9**\n`;
+    const c = link(text);
+    expect(properties(c).flatMap((p) => p.refs.map((r) => r.id))).not.toContain("3.9");
+    expect(dangling(c).map((p) => [p.line, p.message])).toEqual([
+      [
+        text.split("\n").indexOf("**Validates: Requirements 3.9**") + 1,
+        "a Validates line outside any property cites 3.9, but Requirement 3 has 2 acceptance criteria (3.1–3.2)",
+      ],
+    ]);
+  });
+});

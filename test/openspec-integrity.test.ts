@@ -53,46 +53,10 @@ async function findingsFor(head: Record<string, string | null>, moves: [string, 
 }
 
 /** The main spec as `openspec archive` writes it from the twin's delta. */
-const ARCHIVED_MAIN = `# notifications Specification
-
-## Purpose
-Tell account owners about activity on their projects through the channels they picked, and nothing else.
-
-## Requirements
-### Requirement: Notification preferences
-The service SHALL let each account owner choose, per channel, whether they receive notifications; the channels are instant email and daily digest.
-
-#### Scenario: Owner turns a channel off
-- **WHEN** the owner disables the email channel
-- **THEN** no further email notifications are queued for that owner
-
-#### Scenario: New account defaults
-- **WHEN** an account is created
-- **THEN** the instant email channel is enabled and the daily digest channel is disabled
-
-#### Scenario: Owner picks the digest only
-- **WHEN** the owner enables the digest and disables instant email
-- **THEN** failures appear only in the next digest
-
-### Requirement: Instant email alerts
-The service SHALL send an email within five minutes of a watched project failing a build.
-
-#### Scenario: Build failure on a watched project
-- **WHEN** a watched project's build fails
-- **THEN** an email naming the project and the failing step is sent to the owner
-
-### Requirement: Daily digest email
-The service SHALL send each owner who enabled the digest channel one email per day listing every build failure on their watched projects since the previous digest.
-
-#### Scenario: Several failures in one day
-- **WHEN** three watched builds fail between two digest runs
-- **THEN** the next digest email lists all three failures
-- **AND** no other digest email is sent that day
-
-#### Scenario: Quiet day
-- **WHEN** no watched build failed since the previous digest
-- **THEN** no digest email is sent
-`;
+const ARCHIVED_MAIN = readFileSync(
+  join(import.meta.dirname, "fixtures/openspec/archived-main.md"),
+  "utf8",
+);
 
 const allDone = (tasks: string) => tasks.replace(/- \[ \]/g, "- [x]");
 

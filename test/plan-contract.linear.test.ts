@@ -38,6 +38,8 @@ function read(target: Shape["target"], bytes: Uint8Array): Read {
     case "workphase-research":
     case "spec":
     case "speckit-tasks":
+    case "kiro-spec":
+    case "openspec-spec":
       return parseContract(target, SHAPE_PATHS[target], bytes);
     case "evidence":
       return parseEvidenceFile(".planning/phase-2-evidence.json", bytes);

@@ -193,6 +193,42 @@ describe("README.md for a newcomer", () => {
     expect(demo).toMatch(pattern);
   });
 
+  /** The two spec families' examples, each with the one defect the issue names for its kind. */
+  const SPEC_FAMILIES: Record<string, { file: string; from: string; to: string; error: RegExp }> = {
+    "kiro-spec": {
+      file: ".kiro/specs/hello/tasks.md",
+      from: "_Requirements: 1.1, 1.2_",
+      to: "_Requirements: 1.1, 6.7_",
+      error: /tasks\.md:\d+:\d+: error .*6\.7/,
+    },
+    openspec: {
+      file: "openspec/changes/add-hello/specs/greeting/spec.md",
+      from: "The command SHALL print `Hello",
+      to: "The command prints `Hello",
+      error: /spec\.md:\d+:\d+: error .*(SHALL|MUST)/,
+    },
+  };
+
+  it.each(Object.keys(SPEC_FAMILIES))(
+    "links the %s example, which passes as it stands and fails with its defect",
+    async (kind) => {
+      expect(README).toContain(`](${EXAMPLES}/${kind}/`);
+      const r = await runExample(join(REPO, EXAMPLES, kind));
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain("0 blocking — success");
+      // Positive control: the same example with its kind's defect turns red.
+      const { file, from, to, error } = SPEC_FAMILIES[kind]!;
+      const copy = copyTree(join(REPO, EXAMPLES, kind));
+      const text = readFileSync(join(copy, file), "utf8");
+      expect(text).toContain(from);
+      writeFileSync(join(copy, file), text.replace(from, to));
+      const broken = await runExample(copy);
+      expect(broken.code, broken.stdout).toBe(1);
+      expect(broken.stdout).toMatch(error);
+      expect(broken.stdout).toMatch(/blocking — failure/);
+    },
+  );
+
   it("defines the contract kinds and the report's words", () => {
     const glossary = README.split("## Words the report uses")[1]!.split("\n## ")[0]!;
     for (const word of [
@@ -207,6 +243,8 @@ describe("README.md for a newcomer", () => {
       "blocking",
       "abandoned",
       "evidence-missing",
+      "Kiro",
+      "OpenSpec",
     ]) {
       expect(glossary, word).toContain(word);
     }

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ChangedFile } from "../model/changed-file.js";
@@ -312,13 +312,31 @@ export function openGit(root: string): Git {
     const dir = await mkdtemp(join(tmpdir(), "contract-gate-index-"));
     const copy = join(dir, "index");
     try {
-      await copyFile(indexPath, copy).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== "ENOENT") throw e;
-      });
+      await copyFile(indexPath, copy).then(
+        () => keepIndexTime(indexPath, copy),
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== "ENOENT") throw e;
+        },
+      );
       return await fn({ GIT_INDEX_FILE: copy });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Give the copy the index's own mtime, cut to the whole second. Git trusts an
+   * entry whose stat data match only when the entry is older than the index
+   * file ("racy git"): a fresh copy's mtime made a file edited in the same
+   * second as the last index write, to the same size, look unchanged (a
+   * tasks.md un-checking `[x]` → `[ ]` right after a commit escaped `--base`).
+   * An earlier time only makes git re-hash more files, never fewer.
+   */
+  async function keepIndexTime(indexPath: string, copy: string): Promise<void> {
+    const { atimeNs, mtimeNs } = await stat(indexPath, { bigint: true });
+    // Never 0: git switches the racy check off for an index dated the epoch.
+    const seconds = (ns: bigint) => Math.max(1, Number(ns / 1_000_000_000n));
+    await utimes(copy, seconds(atimeNs), seconds(mtimeNs));
   }
 
   /** The filter drivers the repository's own config defines (includes followed). */

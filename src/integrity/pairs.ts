@@ -1,4 +1,4 @@
-import { kiroSpecOf } from "../formats/kiro/index.js";
+import { contractOfFile } from "../formats/kinds/companions.js";
 import type { ChangedFile } from "../model/changed-file.js";
 import { contractPaths, notAContractReason } from "../scope/contract-path.js";
 
@@ -68,17 +68,17 @@ export function touchedContracts(
       out.push({ basePath: path, headPath: path });
     }
   }
-  kiroCompanionsTouched(changed, local, isContract, out);
+  companionsTouched(changed, local, isContract, out);
   const key = (t: TouchedContract) => t.headPath ?? t.basePath ?? "";
   return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /**
- * A Kiro spec is one contract in three files: a change to its design.md or
- * tasks.md alone touches the spec (its requirements.md), so un-checking a
- * task or dropping a property is compared like an edit of the requirements.
+ * A contract read from several files (`contractOfFile`: a Kiro spec, an
+ * OpenSpec change) is touched by a change to any of them alone, so
+ * un-checking a task in tasks.md is compared like an edit of the spec.
  */
-function kiroCompanionsTouched(
+function companionsTouched(
   changed: readonly ChangedFile[],
   local: (p: string) => string | undefined,
   isContract: (p: string) => boolean,
@@ -88,10 +88,10 @@ function kiroCompanionsTouched(
   for (const f of changed) {
     for (const p of [f.path, f.previousPath]) {
       const path = p === undefined ? undefined : local(p);
-      const spec = path === undefined ? undefined : kiroSpecOf(path);
-      if (spec === undefined || spec === path || named.has(spec) || !isContract(spec)) continue;
-      named.add(spec);
-      out.push({ basePath: spec, headPath: spec });
+      const owner = path === undefined ? undefined : contractOfFile(path);
+      if (owner === undefined || named.has(owner) || !isContract(owner)) continue;
+      named.add(owner);
+      out.push({ basePath: owner, headPath: owner });
     }
   }
 }

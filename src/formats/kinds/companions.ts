@@ -3,6 +3,7 @@ import { specCompanions } from "../spec/link.js";
 import { researchPathOf } from "../workphase/link.js";
 import { kindOf } from "./index.js";
 import { jsonKindOf } from "./json.js";
+import { openspecContractPath } from "./openspec.js";
 import { phaseFiles } from "./phase-files.js";
 
 /**
@@ -38,4 +39,18 @@ export function withFolders(paths: Iterable<string>): Set<string> {
     for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) out.add(p.slice(0, i + 1));
   }
   return out;
+}
+
+/**
+ * The contract a file is read with, when it is not that contract itself: a
+ * Kiro spec's design.md or tasks.md belongs to its requirements.md, any file
+ * of an active OpenSpec change to the change's proposal.md (the inverse of
+ * `companionsOf` for the kinds that are one contract in several files). A PR
+ * that changes such a file alone has changed that contract.
+ */
+export function contractOfFile(path: string): string | undefined {
+  const owner =
+    kiroSpecOf(path) ??
+    (kindOf(path) === "openspec-change" ? openspecContractPath(path) : undefined);
+  return owner === path ? undefined : owner;
 }

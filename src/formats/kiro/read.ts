@@ -1,10 +1,9 @@
 import type { Problem } from "../../model/contract.js";
-import { problem } from "../../model/problems.js";
+import { reportHiddenGrammar } from "../markdown/hidden.js";
 import { type Doc, locate } from "../markdown/lines.js";
 import { asRead } from "../markdown/normalize.js";
 import { openDoc } from "../markdown/open-doc.js";
 import type { CappedProblems } from "../markdown/problem-sink.js";
-import type { HiddenPart } from "../markdown/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 
 /** A Kiro file read as GitHub renders it (the shared markdown reader). */
@@ -27,31 +26,20 @@ const HIDDEN_GRAMMAR: readonly [RegExp, string][] = [
   [/^\d+\.[ \t].*\bSHALL\b/, "an acceptance criterion"],
 ];
 
+function grammarIn(text: string): string | undefined {
+  const read = asRead(text);
+  return HIDDEN_GRAMMAR.find(([re]) => re.test(read))?.[1];
+}
+
 /** Decode and render a Kiro file; one that cannot be decoded is one problem. */
 export function readKiroDoc(path: string, bytes: Uint8Array): KiroDoc | Problem {
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return decoded;
   const { doc, rendered, problems } = openDoc(path, decoded.lines);
-  hiddenGrammar(doc, rendered.parts, problems);
+  reportHiddenGrammar(doc, rendered.parts, problems, (part) => grammarIn(part.text), {
+    structure: "spec",
+  });
   return { doc, problems };
-}
-
-function hiddenGrammar(doc: Doc, parts: readonly HiddenPart[], problems: CappedProblems): void {
-  for (const part of parts) {
-    const text = asRead(part.text);
-    const found = HIDDEN_GRAMMAR.find(([re]) => re.test(text));
-    if (!found) continue;
-    const at = locate(doc, part.index, part.column);
-    if (problems.full("hidden-structure", at)) continue;
-    problems.push(
-      problem(
-        "hidden-structure",
-        at,
-        `${found[1]} is hidden inside ${part.by.kind === "definition" ? "a link reference definition" : part.by.kind === "raw-html" ? "raw HTML" : "an HTML comment"}: GitHub does not show it, so the gate does not read it`,
-        { hint: "remove it, or take it out of the comment so reviewers see what the gate reads" },
-      ),
-    );
-  }
 }
 
 /** The ATX heading level of a shown line (0: not a heading). */

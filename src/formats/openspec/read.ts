@@ -1,5 +1,5 @@
 import type { Location, Problem } from "../../model/contract.js";
-import { problem } from "../../model/problems.js";
+import { reportHiddenGrammar } from "../markdown/hidden.js";
 import { type Doc, locate } from "../markdown/lines.js";
 import { asRead } from "../markdown/normalize.js";
 import { openDoc } from "../markdown/open-doc.js";
@@ -24,19 +24,16 @@ export function readOpenspecDoc(path: string, bytes: Uint8Array): OpenspecDoc | 
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return decoded;
   const { doc, rendered, problems } = openDoc(path, decoded.lines);
-  for (const part of rendered.parts) {
-    if (!HEADING.test(asRead(part.text)) || part.by.kind === "raw-html") continue;
-    const at = locate(doc, part.index, part.column);
-    if (problems.full("hidden-structure", at)) continue;
-    problems.push(
-      problem(
-        "hidden-structure",
-        at,
-        `a heading is hidden inside ${part.by.kind === "definition" ? "a link reference definition" : "an HTML comment"} opened on line ${part.by.line + 1}: GitHub does not show it, so the gate does not read it (OpenSpec would)`,
-        { hint: "take the heading out of the comment, or delete it" },
-      ),
-    );
-  }
+  reportHiddenGrammar(
+    doc,
+    rendered.parts,
+    problems,
+    // After a comment's `-->` a heading is raw HTML text to GitHub and no heading to
+    // OpenSpec's line reader either: both agree, nothing to refuse.
+    (part) =>
+      part.by.kind !== "raw-html" && HEADING.test(asRead(part.text)) ? "a heading" : undefined,
+    { structure: "spec", rawReader: " (OpenSpec would)" },
+  );
   return { doc, problems };
 }
 

@@ -1,4 +1,5 @@
 import { problem } from "../../model/problems.js";
+import { reportHiddenGrammar } from "../markdown/hidden.js";
 import {
   atxText,
   classifyBlockLine,
@@ -10,7 +11,7 @@ import {
 } from "../markdown/lines.js";
 import { asRead, difference } from "../markdown/normalize.js";
 import type { ProblemSink } from "../markdown/problem-sink.js";
-import type { HiddenPart, Hider } from "../markdown/rendered.js";
+import type { HiddenPart } from "../markdown/rendered.js";
 import { CONTRACT_DIALECT, type Dialect } from "./dialect.js";
 
 const KEYWORDS = "CHECK|EXPECT|EVIDENCE|CWD|ABANDON";
@@ -55,29 +56,18 @@ export function checkPlacement(
     return heading === "" ? "under an empty ## heading" : `under "## ${heading}"`;
   };
 
-  for (const part of parts) {
-    const what = hiddenWhat(part.text, inCriteria(part.index));
-    if (what === undefined) continue;
-    const at = locate(doc, part.index, part.column);
-    if (problems.full("hidden-structure", at)) continue;
-    problems.push(
-      part.by.kind === "raw-html"
-        ? problem(
-            "hidden-structure",
-            at,
-            `${what} follows an HTML comment on the same line, which makes it raw HTML: GitHub shows it as plain text, not as contract structure`,
-            { hint: "put the comment on its own line, or remove it" },
-          )
-        : problem(
-            "hidden-structure",
-            at,
-            `${what} is hidden inside ${hider(part.by)}: GitHub does not show it, so the gate does not read it${dialect.wholeFile ? ", but unlazy's own reader, which reads the raw file, would" : ""}`,
-            {
-              hint: "remove it, or take it out of the comment or definition so reviewers see what the gate reads",
-            },
-          ),
-    );
-  }
+  reportHiddenGrammar(
+    doc,
+    parts,
+    problems,
+    (part) => hiddenWhat(part.text, inCriteria(part.index)),
+    {
+      structure: "contract",
+      ...(dialect.wholeFile && {
+        rawReader: ", but unlazy's own reader, which reads the raw file, would",
+      }),
+    },
+  );
 
   for (let i = 0; i < doc.lines.length; i++) {
     if (doc.hidden[i]) continue;
@@ -207,12 +197,6 @@ function sectionIndex(doc: Doc, sections: readonly H2Section[]): Int32Array {
     out.fill(k, s.index, s.end);
   });
   return out;
-}
-
-function hider(by: Hider): string {
-  return by.kind === "definition"
-    ? `the link reference definition on line ${by.line + 1}`
-    : `the HTML comment opened on line ${by.line + 1}`;
 }
 
 /** Characters a structural line can start with; anything else with no `:` is prose. */

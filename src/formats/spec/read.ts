@@ -1,11 +1,11 @@
 import type { Location, Problem } from "../../model/contract.js";
 import type { ProblemCode } from "../../model/problem-codes.js";
 import { problem } from "../../model/problems.js";
+import { reportHiddenGrammar } from "../markdown/hidden.js";
 import { type Doc, locate } from "../markdown/lines.js";
 import { asRead, difference } from "../markdown/normalize.js";
 import { openDoc } from "../markdown/open-doc.js";
 import type { CappedProblems } from "../markdown/problem-sink.js";
-import type { HiddenPart } from "../markdown/rendered.js";
 import { decodeContract, isProblem } from "../text.js";
 
 const ASCII = /^[\x20-\x7e\t]*$/;
@@ -28,7 +28,9 @@ export function readSpecDoc(path: string, bytes: Uint8Array): SpecDoc | Problem 
   const decoded = decodeContract(path, bytes);
   if (isProblem(decoded)) return decoded;
   const { doc, rendered, problems } = openDoc(path, decoded.lines);
-  hiddenGrammar(doc, rendered.parts, problems);
+  reportHiddenGrammar(doc, rendered.parts, problems, (part) => grammarIn(part.text), {
+    structure: "spec",
+  });
   return { doc, problems, first: firstShown(doc) };
 }
 
@@ -49,32 +51,9 @@ const HIDDEN_GRAMMAR: readonly [RegExp, string][] = [
   [/\[NEEDS[ \t]+CLARIFICATION/i, "a [NEEDS CLARIFICATION] marker"],
 ];
 
-/** Headings are allowed in hidden parts of spec-kit files: their templates comment prose only. */
-function hiddenGrammar(doc: Doc, parts: readonly HiddenPart[], problems: CappedProblems): void {
-  for (const part of parts) {
-    const text = asRead(part.text);
-    const found = HIDDEN_GRAMMAR.find(([re]) => re.test(text));
-    if (!found) continue;
-    const at = locate(doc, part.index, part.column);
-    if (problems.full("hidden-structure", at)) continue;
-    problems.push(
-      part.by.kind === "raw-html"
-        ? problem(
-            "hidden-structure",
-            at,
-            `${found[1]} follows an HTML comment on the same line, which makes it raw HTML: GitHub shows it as plain text, not as spec structure`,
-            { hint: "put the comment on its own line, or remove it" },
-          )
-        : problem(
-            "hidden-structure",
-            at,
-            `${found[1]} is hidden inside ${part.by.kind === "definition" ? "a link reference definition" : "an HTML comment"} opened on line ${part.by.line + 1}: GitHub does not show it, so the gate does not read it`,
-            {
-              hint: "remove it, or take it out of the comment so reviewers see what the gate reads",
-            },
-          ),
-    );
-  }
+function grammarIn(text: string): string | undefined {
+  const read = asRead(text);
+  return HIDDEN_GRAMMAR.find(([re]) => re.test(read))?.[1];
 }
 
 /** Skip YAML front matter (`---` … `---` from line 1), then blank and hidden lines. */

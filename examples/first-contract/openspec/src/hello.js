@@ -1,0 +1,1 @@
+console.log(`Hello, ${process.argv[2]}!`);
