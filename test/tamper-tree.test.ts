@@ -316,6 +316,24 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       [`runner-output-reached:${S(3)}`],
     ],
     [
+      "the report's path from the runner's environment, through an alias",
+      SOURCE,
+      'import { writeFileSync } from "node:fs";\nconst e = process.env;\nwriteFileSync(e.JUNIT_PATH, "<testsuites/>");\n',
+      [`runner-output-reached:${S(3)}`],
+    ],
+    [
+      "the report's path from an environment key the gate cannot resolve",
+      SOURCE,
+      'import { writeFileSync } from "node:fs";\nexport const save = (k: string) => writeFileSync(process.env[k] ?? "", "<testsuites/>");\n',
+      [`runner-output-reached:${S(2)}`],
+    ],
+    [
+      "a forged report written under the runner's name",
+      SOURCE,
+      'import { writeFileSync } from "node:fs";\nwriteFileSync("test-results/junit.xml", "<testsuites/>");\n',
+      [`runner-output-reached:${S(2)}`],
+    ],
+    [
       "process.exit in a test",
       TEST,
       'it("adds", () => {\n  expect(add(1, 1)).toBe(2);\n  process.exit(0);\n});\n',
@@ -364,6 +382,33 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       `import { writeFileSync } from "node:fs";\nexport const save = (dir: string) => writeFileSync(\`\${dir}/cache.json\`, "{}");\n`,
     ],
     ["process.exit in a CLI's source", SOURCE, "export const main = () => process.exit(1);\n"],
+    // Names the runners use for other things: a handler's `context`, a site's
+    // `.xml`, the app's own results, a path under the home directory.
+    [
+      "a handler's context written",
+      SOURCE,
+      'export function handle(context: { user?: string }) {\n  context.user = "ann";\n}\n',
+    ],
+    [
+      "a sitemap written",
+      SOURCE,
+      'import { writeFileSync } from "node:fs";\nexport const site = (xml: string) => writeFileSync("public/sitemap.xml", xml);\n',
+    ],
+    [
+      "the app's own results.json written",
+      SOURCE,
+      'import { writeFileSync } from "node:fs";\nexport const keep = (r: string) => writeFileSync("out/results.json", r);\n',
+    ],
+    [
+      "a cache under the home directory",
+      SOURCE,
+      `import { writeFileSync } from "node:fs";\nexport const save = () => writeFileSync(\`\${process.env.HOME}/.cache/total.json\`, "{}");\n`,
+    ],
+    [
+      "an output directory the app is given",
+      SOURCE,
+      `import { writeFileSync } from "node:fs";\nexport const save = () => writeFileSync(\`\${process.env.OUTPUT_DIR}/total.json\`, "{}");\n`,
+    ],
     ["vi.mock of the project's own module", TEST, 'vi.mock("../src/add.js");\n'],
   ] as const)("honest twin: %s", (_name, path, added) => {
     expect(found(path, added)).toEqual([]);
@@ -382,6 +427,15 @@ describe("files the parser cannot read, and the hook for other languages", () =>
 
   it("a source file that does not parse says so too (its tampering was not read)", () => {
     expect(found(SOURCE, "export const = 1;\n")).toEqual([`file-unparsed:${S(1)}`]);
+  });
+
+  it("a file too deep to walk is unparsed at file:line, not a crash of the reading", () => {
+    const chain = (depth: number) =>
+      `import assert from "node:assert";\nassert.ok = () => {};\nexport const x = y${".a".repeat(depth)};\n`;
+    // Control: the same file, shallow, is read and its patch found.
+    expect(found(SOURCE, chain(100))).toEqual([`assertion-library-patched:${S(2)}`]);
+    // Deep, the walk runs out of stack: the file (line 1) is said unparsed, blocking, never read as clean.
+    expect(found(SOURCE, chain(20000))).toEqual(["file-unparsed:1"]);
   });
 
   it("the Vue and Svelte script blocks are read, lines kept", () => {

@@ -325,7 +325,7 @@ export const FINDING_CODES = {
   "runner-output-reached": {
     blocking: true,
     kinds: "pull-request (tamper)",
-    doc: "Test or source code the PR changes reads another process's command line or environment (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`, `process.ppid`) or writes (`writeFile`, `rename`, `copyFile`…) to a path taken from `process.argv`, the runner's environment or a report's name (`junit`, `.xml`, `outputFile`): the verdict's own results. Reported at file:line.",
+    doc: "Test or source code the PR changes reads another process's command line or environment (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`, `process.ppid`) or writes (`writeFile`, `rename`, `copyFile`…) to a path taken from `process.argv`, the runner's environment or a report's name (`junit`, `outputFile`, `test-results`; not any `.xml`: a sitemap is no report): the verdict's own results. Reported at file:line.",
   },
   "test-process-exit": {
     blocking: true,
@@ -335,7 +335,7 @@ export const FINDING_CODES = {
   "file-unparsed": {
     blocking: true,
     kinds: "pull-request (tamper)",
-    doc: "A changed test or source file of a language with a syntax-tree tamper reader does not parse: it was read by the spelling tables alone, so what only the tree shows (`it[s]`, an early return) was not looked for. Reported at the line of the syntax error.",
+    doc: "A changed test or source file of a language with a syntax-tree tamper reader does not parse: it was read by the spelling tables alone, so what only the tree shows (`it[s]`, an early return) was not looked for. Reported at the line of the syntax error, or at line 1 for a tree too deep to walk.",
   },
   "assertions-fewer": {
     blocking: false,

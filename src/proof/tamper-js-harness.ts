@@ -123,16 +123,23 @@ export function harnessSignals(
   }
 }
 
+/**
+ * The objects whose writes are patching: the assertion libraries and the
+ * runners' own objects. Not `it`, `test` or `context`: those are common local
+ * names in source (a handler's `context`), and a test's markers are read apart.
+ */
+const HARNESS_OBJECTS = new Set(["expect", "assert", "chai", "should", "vi", "jest", "process"]);
+
 /** A write target rooted at an assertion or runner object (`assert.equal`, `chai.Assertion.prototype.x`, `globalThis.expect`). */
 function harnessPath(target: Node, scope: Scope): string[] | undefined {
   if (target.type === "Identifier") {
     const name = target.name as string;
-    return RUNNER_GLOBALS.has(name) && !scope.isLocal(name) && name !== "process"
+    return HARNESS_OBJECTS.has(name) && !scope.isLocal(name) && name !== "process"
       ? [name]
       : undefined;
   }
   const path = scope.pathOf(target);
-  return path && path.length > 0 && RUNNER_GLOBALS.has(path[0] ?? "") ? path : undefined;
+  return path && path.length > 0 && HARNESS_OBJECTS.has(path[0] ?? "") ? path : undefined;
 }
 
 const DEFINE = /^(?:assign|defineProperty|defineProperties|setPrototypeOf|set|deleteProperty)$/;
@@ -247,8 +254,9 @@ function replacedMatchers(arg: Node | undefined, scope: Scope): string | undefin
   return names.length > 0 ? names.join(", ") : undefined;
 }
 
-const REPORT_FRAGMENT = /junit|\.xml\b|outputFile|reporter|test-results|results?\.json|\/proc\//i;
-const REPORT_ENV = /junit|report|result|output|vitest|jest|pytest|node_test/i;
+// A report's name, as the runners' options spell it (not any `.xml`: a sitemap is no report).
+const REPORT_FRAGMENT = /junit|outputFile|reporter|test-results|\/proc\//i;
+const REPORT_ENV = /junit|report|result|vitest|jest|pytest|node_test/i;
 
 /** Whether an expression carries a value from the command line, the runner's environment, another process or a report's name. */
 function taintedBy(n: unknown, scope: Scope, tainted: ReadonlySet<string>): boolean {
@@ -270,6 +278,8 @@ function taintedBy(n: unknown, scope: Scope, tainted: ReadonlySet<string>): bool
           : ((c.value as { cooked?: string }).cooked ?? "");
       if (REPORT_FRAGMENT.test(text)) found = true;
     } else if (c.type.endsWith("MemberExpression")) {
+      // `process.env` inside `process.env.HOME` is read with its key, below.
+      if (parent?.type.endsWith("MemberExpression") && parent.object === c) return;
       const path = scope.pathOf(c);
       if (path?.[0] !== "process") return;
       if (path[1] === "argv" || path[1] === "execArgv" || path[1] === "ppid") found = true;

@@ -28,7 +28,15 @@ export function readJsTree(path: string, text: string, role: TreeRole): TreeRead
   if (!readable(path)) return undefined;
   const parsed = parseProgram(path, text);
   if (!("program" in parsed)) return { parsed: false, ...parsed };
-  const program = parsed.program;
+  try {
+    return { parsed: true, signals: signalsOf(parsed.program, role) };
+  } catch (e) {
+    // A tree too deep to walk (the stack) is a file the gate could not read: said, not passed.
+    return { parsed: false, line: 1, error: `could not be read: ${String(e).slice(0, 80)}` };
+  }
+}
+
+function signalsOf(program: Node, role: TreeRole): TreeSignal[] {
   const scope = scopeOf(program);
   const signals: TreeSignal[] = [];
   if (role === "test") {
@@ -37,7 +45,7 @@ export function readJsTree(path: string, text: string, role: TreeRole): TreeRead
     for (const call of tests) testSignals(call, scope, signals);
   }
   harnessSignals(program, scope, role, signals);
-  return { parsed: true, signals };
+  return signals;
 }
 
 /** Marker keys of a runner path, by the marker table's row. */
