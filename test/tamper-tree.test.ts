@@ -126,6 +126,12 @@ describe("markers however they are spelled", () => {
       [`test-marker-added:${T(1)}`],
     ],
     [
+      "test.concurrent.skip, spelled with test",
+      'test.concurrent.skip("adds", async () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
+      [`test-marker-added:${T(1)}`],
+      [`test-marker-added:${T(1)}`],
+    ],
+    [
       "xdescribe",
       'xdescribe("more", () => {\n  it("adds", () => {\n    expect(add(1, 1)).toBe(2);\n  });\n});\n',
       [`test-marker-added:${T(1)}`],
@@ -148,6 +154,31 @@ describe("markers however they are spelled", () => {
       "it(\"reads it['skip'] keys\", () => {\n  expect(read({ skip: false })).toBe(1);\n});\n",
     ],
     [
+      "a computed member through a constant that is no marker",
+      "",
+      'const m = "each";\nit[m]([1])("adds %i", (n) => {\n  expect(add(n, 1)).toBe(n + 1);\n});\n',
+    ],
+    [
+      "an alias of it, not of it.skip",
+      "",
+      'const check = it;\ncheck("adds", () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
+    ],
+    [
+      "test.concurrent without a marker",
+      "",
+      'test.concurrent("adds", async () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
+    ],
+    [
+      "a describe.skipIf already at base, its test edited",
+      'describe.skipIf(process.platform === "win32")("more", () => {\n  it("adds", () => {\n    expect(add(1, 1)).toBe(2);\n  });\n});\n',
+      'describe.skipIf(process.platform === "win32")("more", () => {\n  it("adds", () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n',
+    ],
+    [
+      "a describe.runIf removed",
+      'describe.runIf(false)("more", () => {\n  it("adds", () => {\n    expect(add(1, 1)).toBe(2);\n  });\n});\n',
+      'describe("more", () => {\n  it("adds", () => {\n    expect(add(1, 1)).toBe(2);\n  });\n});\n',
+    ],
+    [
       "a local named fit",
       "",
       'it("fits", () => {\n  const fit = measure();\n  expect(fit).toBe(1);\n});\n',
@@ -158,7 +189,9 @@ describe("markers however they are spelled", () => {
       'it("adds", { ["skip"]: false, only: undefined }, () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
     ],
   ] as const)("honest twin: %s", (_name, before, after) => {
-    expect(found(TEST, after, false, `${TEST_BASE}${before}`)).toEqual([]);
+    // The PR replaces `before` with `after` (not appends: a removed marker is gone at head).
+    const change = { basePath: TEST, base: `${TEST_BASE}${before}`, headPath: TEST };
+    expect(tamperFindings([{ ...change, head: `${TEST_BASE}${after}` }])).toEqual([]);
   });
 });
 
@@ -310,6 +343,54 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       [`runner-output-reached:${S(2)}`, `runner-output-reached:${S(2)}`],
     ],
     [
+      "reading the parent's environment, by concatenation",
+      SOURCE,
+      'import { readFileSync } from "node:fs";\nexport const env = () => readFileSync("/proc/" + process.ppid + "/environ", "utf8");\n',
+      [`runner-output-reached:${S(2)}`, `runner-output-reached:${S(2)}`],
+    ],
+    [
+      "reading the parent's environment from a test file",
+      TEST,
+      'import { readFileSync } from "node:fs";\nconst env = readFileSync(`/proc/${process.ppid}/environ`, "utf8");\n',
+      [`runner-output-reached:${T(2)}`, `runner-output-reached:${T(2)}`],
+    ],
+    [
+      "assert.* replaced in a test file",
+      TEST,
+      'import assert from "node:assert";\nassert.deepStrictEqual = () => {};\n',
+      [`assertion-library-patched:${T(2)}`],
+    ],
+    [
+      "vi.spyOn on assert, made a no-op",
+      TEST,
+      'import assert from "node:assert";\nimport { vi } from "vitest";\nvi.spyOn(assert, "strictEqual").mockImplementation(() => {});\n',
+      [`assertion-library-patched:${T(3)}`],
+    ],
+    [
+      "Object.assign(expect, …) in a test file",
+      TEST,
+      'import { expect } from "vitest";\nObject.assign(expect, { assertions() {} });\n',
+      [`assertion-library-patched:${T(2)}`],
+    ],
+    [
+      "expect.extend replacing toEqual from source",
+      SOURCE,
+      'import { expect } from "vitest";\nexpect.extend({ toEqual: () => ({ pass: true, message: () => "" }) });\n',
+      [`assertion-library-patched:${S(2)}`],
+    ],
+    [
+      "chai's prototype written in source",
+      SOURCE,
+      'import chai from "chai";\nchai.Assertion.prototype.equal = function () {\n  return this;\n};\n',
+      [`assertion-library-patched:${S(2)}`],
+    ],
+    [
+      "a test writing over the report path its argv names",
+      TEST,
+      'import { writeFileSync } from "node:fs";\nit("adds", () => {\n  expect(add(1, 1)).toBe(2);\n  writeFileSync(process.argv.at(-1) ?? "", "<testsuites/>");\n});\n',
+      [`runner-output-reached:${T(4)}`],
+    ],
+    [
       "renaming a forged report over the runner's path",
       SOURCE,
       'import { renameSync } from "node:fs";\nconst out = process.argv.find((a) => a.startsWith("--outputFile"));\nrenameSync("forged", out);\n',
@@ -343,6 +424,12 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       "process.exit taken out of process",
       TEST,
       "const { exit } = process;\nexit(0);\n",
+      [`test-process-exit:${T(1)}`],
+    ],
+    [
+      "process.exitCode set in a test",
+      TEST,
+      "process.exitCode = 0;\n",
       [`test-process-exit:${T(1)}`],
     ],
   ] as const)("%s", (_name, path, added, tree) => {
@@ -382,6 +469,21 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       `import { writeFileSync } from "node:fs";\nexport const save = (dir: string) => writeFileSync(\`\${dir}/cache.json\`, "{}");\n`,
     ],
     ["process.exit in a CLI's source", SOURCE, "export const main = () => process.exit(1);\n"],
+    [
+      "process.exitCode in a CLI's source",
+      SOURCE,
+      "export const fail = () => {\n  process.exitCode = 1;\n};\n",
+    ],
+    [
+      "the process's own /proc/self/status",
+      SOURCE,
+      'import { readFileSync } from "node:fs";\nexport const status = () => readFileSync("/proc/self/status", "utf8");\n',
+    ],
+    [
+      "vi.spyOn on the project's own module",
+      TEST,
+      'import { vi } from "vitest";\nimport { clock } from "../src/clock.js";\nvi.spyOn(clock, "now").mockReturnValue(0);\n',
+    ],
     // Names the runners use for other things: a handler's `context`, a site's
     // `.xml`, the app's own results, a path under the home directory.
     [
