@@ -53,6 +53,12 @@ describe("markers however they are spelled", () => {
       [],
     ],
     [
+      "member through a name assigned again",
+      'let s = "each";\ns = "skip";\nit[s]("adds", () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
+      [`test-marker-added:${T(3)}`],
+      [],
+    ],
+    [
       "option key through a constant",
       'const k = "only";\nit("adds", { [k]: 1 }, () => {\n  expect(add(1, 1)).toBe(2);\n});\n',
       [`test-marker-added:${T(2)}`],
@@ -223,6 +229,21 @@ describe("tests that cannot fail", () => {
       [`test-assertion-unreachable:${T(2)}`],
     ],
     [
+      "an assertion under a constant false condition",
+      'it("adds", () => {\n  if (false) expect(add(1, 1)).toBe(2);\n});\n',
+      [`test-assertion-unreachable:${T(1)}`],
+    ],
+    [
+      "an assertion behind a constant false &&",
+      'it("adds", () => {\n  0 && expect(add(1, 1)).toBe(2);\n});\n',
+      [`test-assertion-unreachable:${T(1)}`],
+    ],
+    [
+      "expect.assertions of a constant zero",
+      'it("adds", async () => {\n  expect.assertions(1 - 1);\n  await add(1, 1).then((n) => expect(n).toBe(2));\n});\n',
+      [`test-assertion-unreachable:${T(2)}`],
+    ],
+    [
       "a suite that returns before its tests",
       'describe("more", () => {\n  return;\n  it("adds", () => {\n    expect(add(1, 1)).toBe(2);\n  });\n});\n',
       [`test-assertion-unreachable:${T(2)}`],
@@ -252,6 +273,18 @@ describe("tests that cannot fail", () => {
     [
       "Node's assert and the test context",
       'it("adds", (t) => {\n  t.assert.strictEqual(add(1, 1), 2);\n});\n',
+    ],
+    [
+      "an assertion under a condition read at run time",
+      'it("adds", () => {\n  if (process.platform !== "win32") expect(add(1, 1)).toBe(2);\n});\n',
+    ],
+    [
+      "an assertion behind a constant true &&, or in the else of a false if",
+      'it("adds", () => {\n  true && expect(add(1, 1)).toBe(2);\n  if (0) add(1, 1);\n  else expect(add(2, 2)).toBe(4);\n});\n',
+    ],
+    [
+      "expect.assertions of a constant one",
+      'it("adds", async () => {\n  expect.assertions(2 - 1);\n  await add(1, 1).then((n) => expect(n).toBe(2));\n});\n',
     ],
     [
       "expect.assertions(1)",

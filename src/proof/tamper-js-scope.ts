@@ -177,6 +177,7 @@ export function scopeOf(program: Node): Scope {
   const functions = new Map<string, Node>();
   const objects = new Map<string, Node>();
   const importedElsewhere = new Set<string>();
+  const reassigned = new Set<string>();
   const bind = (name: string, b: Binding) => {
     const list = bindings.get(name) ?? [];
     list.push(b);
@@ -230,9 +231,15 @@ export function scopeOf(program: Node): Scope {
           return l === undefined || r === undefined ? undefined : l + r;
         }
         case "Identifier": {
-          const list = bindings.get(n.name as string);
-          const s = list?.find((b) => b.kind === "string");
-          return s?.kind === "string" ? s.value : undefined;
+          // A string only if every binding of the name holds that one string and nothing
+          // assigns it again (`let s = "each"; s = "skip"` is not "each").
+          const name = n.name as string;
+          const list = bindings.get(name);
+          const first = list?.[0];
+          if (first?.kind !== "string" || reassigned.has(name)) return undefined;
+          return list?.every((b) => b.kind === "string" && b.value === first.value)
+            ? first.value
+            : undefined;
         }
         case "TSAsExpression":
         case "TSSatisfiesExpression":
@@ -346,6 +353,9 @@ export function scopeOf(program: Node): Scope {
         if (init.type === "ObjectExpression") objects.set(id.name as string, init);
       }
       bindPattern(id, scope.pathOf(init));
+    } else if (n.type === "AssignmentExpression" || n.type === "UpdateExpression") {
+      const target = (n.left ?? n.argument) as Node;
+      if (target.type === "Identifier") reassigned.add(target.name as string);
     } else if (n.type === "FunctionDeclaration" || n.type === "ClassDeclaration") {
       const id = n.id as Node | null;
       if (id) {

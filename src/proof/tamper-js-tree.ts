@@ -108,6 +108,72 @@ const FALSY = (v: Node): boolean =>
   (v.type === "StringLiteral" && v.value === "") ||
   (v.type === "UnaryExpression" && v.operator === "void");
 
+/**
+ * What a constant expression is worth, or undefined when it is not constant:
+ * `false`, `0`, `1 - 1`, `!1`, `void 0`. Enough to read `if (false) expect(…)`
+ * and `expect.assertions(1 - 1)` as what they are.
+ */
+function constantOf(n: Node | undefined): number | boolean | string | null | undefined {
+  if (!n) return undefined;
+  switch (n.type) {
+    case "BooleanLiteral":
+    case "NumericLiteral":
+    case "StringLiteral":
+      return n.value as boolean | number | string;
+    case "NullLiteral":
+      return null;
+    case "ParenthesizedExpression":
+    case "TSAsExpression":
+      return constantOf(n.expression as Node);
+    case "UnaryExpression": {
+      if (n.operator === "void") return undefined;
+      const v = constantOf(n.argument as Node);
+      if (v === undefined) return undefined;
+      if (n.operator === "!") return !v;
+      if (n.operator === "-") return -Number(v);
+      if (n.operator === "+") return Number(v);
+      return undefined;
+    }
+    case "BinaryExpression": {
+      const l = constantOf(n.left as Node);
+      const r = constantOf(n.right as Node);
+      if (typeof l !== "number" || typeof r !== "number") return undefined;
+      if (n.operator === "+") return l + r;
+      if (n.operator === "-") return l - r;
+      if (n.operator === "*") return l * r;
+      return undefined;
+    }
+    case "LogicalExpression": {
+      const l = constantOf(n.left as Node);
+      if (l === undefined) return undefined;
+      if (n.operator === "&&") return l ? constantOf(n.right as Node) : l;
+      if (n.operator === "||") return l ? l : constantOf(n.right as Node);
+      return undefined;
+    }
+    default:
+      return FALSY(n) ? false : undefined;
+  }
+}
+
+/** Whether `n`, under `parents`, sits in a branch that a constant condition never takes. */
+function deadBranch(n: Node, parents: readonly Node[]): boolean {
+  const path = [...parents, n];
+  for (let i = 0; i < path.length - 1; i++) {
+    const p = path[i] as Node;
+    const child = path[i + 1];
+    if (p.type === "IfStatement" || p.type === "ConditionalExpression") {
+      const c = constantOf(p.test as Node);
+      if (c === undefined) continue;
+      if ((child === p.consequent && !c) || (child === p.alternate && c)) return true;
+    } else if (p.type === "LogicalExpression" && child === p.right) {
+      const c = constantOf(p.left as Node);
+      if (c === undefined) continue;
+      if ((p.operator === "&&" && !c) || (p.operator === "||" && c)) return true;
+    }
+  }
+  return false;
+}
+
 const REFERENCE_PARENTS = new Set([
   "CallExpression",
   "NewExpression",
@@ -250,7 +316,9 @@ function assertionsIn(
   const out: number[] = [];
   if (seen.has(fn)) return out;
   seen.add(fn);
-  walk(fn, (n) => {
+  walk(fn, (n, parents) => {
+    // `if (false) expect(…)` is no assertion: it never runs.
+    if (deadBranch(n, parents)) return;
     if (n.type === "MemberExpression" && keyOf(n, scope) === "should") {
       out.push(n.start);
       return;
@@ -259,8 +327,7 @@ function assertionsIn(
     const { root, keys } = chainOf(n, scope);
     if (root === undefined) return;
     if (root === "expect" && keys[0] === "assertions") {
-      const arg = (n.arguments as Node[])[0];
-      if (arg?.type === "NumericLiteral" && arg.value === 0) return;
+      if (constantOf((n.arguments as Node[])[0]) === 0) return;
     }
     if (
       ASSERT_NAME.test(root) ||
@@ -315,8 +382,7 @@ function testSignals(t: RunnerCall, scope: Scope, out: TreeSignal[]): void {
   walk(fn, (n) => {
     if (n.type !== "CallExpression") return;
     const { root: r, keys } = chainOf(n, scope);
-    const arg = (n.arguments as Node[])[0];
-    const zero = arg?.type === "NumericLiteral" && arg.value === 0;
+    const zero = constantOf((n.arguments as Node[])[0]) === 0;
     if (
       zero &&
       ((r === "expect" && keys.join(".") === "assertions") ||
