@@ -239,6 +239,11 @@ describe("tests that cannot fail", () => {
       [`test-assertion-unreachable:${T(1)}`],
     ],
     [
+      "an assertion whose failure a catch swallows",
+      'it("adds", () => {\n  try {\n    expect(add(1, 1)).toBe(3);\n  } catch {}\n});\n',
+      [`test-assertion-unreachable:${T(1)}`],
+    ],
+    [
       "expect.assertions of a constant zero",
       'it("adds", async () => {\n  expect.assertions(1 - 1);\n  await add(1, 1).then((n) => expect(n).toBe(2));\n});\n',
       [`test-assertion-unreachable:${T(2)}`],
@@ -281,6 +286,18 @@ describe("tests that cannot fail", () => {
     [
       "an assertion behind a constant true &&, or in the else of a false if",
       'it("adds", () => {\n  true && expect(add(1, 1)).toBe(2);\n  if (0) add(1, 1);\n  else expect(add(2, 2)).toBe(4);\n});\n',
+    ],
+    [
+      "a try whose catch rethrows",
+      'it("adds", () => {\n  try {\n    expect(add(1, 1)).toBe(2);\n  } catch (e) {\n    throw new Error(`sum: ${e}`);\n  }\n});\n',
+    ],
+    [
+      "a try whose catch asserts",
+      'it("adds", async () => {\n  try {\n    await add(1, 1);\n  } catch (e) {\n    expect(e).toBeUndefined();\n  }\n});\n',
+    ],
+    [
+      "a try with only a finally",
+      'it("adds", () => {\n  try {\n    expect(add(2, 2)).toBe(4);\n  } finally {\n    add(0, 0);\n  }\n});\n',
     ],
     [
       "expect.assertions of a constant one",

@@ -306,6 +306,31 @@ function chainOf(n: Node, scope: Scope): { root: string | undefined; keys: strin
   return { root: c?.type === "Identifier" ? (c.name as string) : undefined, keys };
 }
 
+/**
+ * Whether `n`, under `parents`, sits in a `try` block whose `catch` neither
+ * throws nor asserts: an assertion there cannot fail the test (its error is
+ * swallowed). A `finally` alone, a rethrow or an assertion in the handler keep it.
+ */
+function swallowed(n: Node, parents: readonly Node[], scope: Scope, context?: string): boolean {
+  const path = [...parents, n];
+  for (let i = 0; i < path.length - 1; i++) {
+    const p = path[i] as Node;
+    if (p.type !== "TryStatement" || path[i + 1] !== p.block || !p.handler) continue;
+    let fails = false;
+    walk(p.handler as Node, (c) => {
+      if (fails || c.type === "ThrowStatement") {
+        fails = true;
+        return;
+      }
+      if (c.type !== "CallExpression" && c.type !== "OptionalCallExpression") return;
+      const { root } = chainOf(c, scope);
+      if (root !== undefined && (ASSERT_NAME.test(root) || root === context)) fails = true;
+    });
+    if (!fails) return true;
+  }
+  return false;
+}
+
 /** Offsets of the assertions in `fn` (nested callbacks included: they run as the test runs). */
 function assertionsIn(
   fn: Node,
@@ -317,8 +342,8 @@ function assertionsIn(
   if (seen.has(fn)) return out;
   seen.add(fn);
   walk(fn, (n, parents) => {
-    // `if (false) expect(…)` is no assertion: it never runs.
-    if (deadBranch(n, parents)) return;
+    // `if (false) expect(…)` is no assertion: it never runs; nor is one whose failure a catch swallows.
+    if (deadBranch(n, parents) || swallowed(n, parents, scope, context)) return;
     if (n.type === "MemberExpression" && keyOf(n, scope) === "should") {
       out.push(n.start);
       return;
