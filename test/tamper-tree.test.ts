@@ -441,6 +441,18 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       [`runner-output-reached:${T(4)}`],
     ],
     [
+      "a shell moving a forged report over the runner's path",
+      SOURCE,
+      'import { execSync } from "node:child_process";\nconst out = process.argv.at(-1);\nexecSync(`mv forged.xml ${out}`);\n',
+      [`runner-output-reached:${S(3)}`],
+    ],
+    [
+      "cp spawned over the runner's path",
+      SOURCE,
+      'import { spawnSync } from "node:child_process";\nspawnSync("cp", ["forged.xml", process.argv.at(-1) ?? ""]);\n',
+      [`runner-output-reached:${S(2)}`],
+    ],
+    [
       "renaming a forged report over the runner's path",
       SOURCE,
       'import { renameSync } from "node:fs";\nconst out = process.argv.find((a) => a.startsWith("--outputFile"));\nrenameSync("forged", out);\n',
@@ -519,6 +531,16 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       `import { writeFileSync } from "node:fs";\nexport const save = (dir: string) => writeFileSync(\`\${dir}/cache.json\`, "{}");\n`,
     ],
     ["process.exit in a CLI's source", SOURCE, "export const main = () => process.exit(1);\n"],
+    [
+      "a CLI re-running itself with its own arguments",
+      SOURCE,
+      'import { spawnSync } from "node:child_process";\nexport const again = () => spawnSync(process.execPath, process.argv.slice(1));\n',
+    ],
+    [
+      "a shell command that writes a path of the app's own",
+      SOURCE,
+      'import { execSync } from "node:child_process";\nexport const pack = (dir: string) => execSync(`cp -r dist ${dir}`);\n',
+    ],
     [
       "process.exitCode in a CLI's source",
       SOURCE,

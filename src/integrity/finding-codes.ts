@@ -325,7 +325,7 @@ export const FINDING_CODES = {
   "runner-output-reached": {
     blocking: true,
     kinds: "pull-request (tamper)",
-    doc: "Test or source code the PR changes reads another process's command line or environment (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`, `process.ppid`) or writes (`writeFile`, `rename`, `copyFile`…) to a path taken from `process.argv`, the runner's environment or a report's name (`junit`, `outputFile`, `test-results`; not any `.xml`: a sitemap is no report): the verdict's own results. Reported at file:line.",
+    doc: "Test or source code the PR changes reads another process's command line or environment (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`, `process.ppid`) or writes (`writeFile`, `rename`, `copyFile`…, or a child process running `mv`, `cp`, `tee`, a `>` redirect) to a path taken from `process.argv`, the runner's environment or a report's name (`junit`, `outputFile`, `test-results`; not any `.xml`: a sitemap is no report): the verdict's own results. Reported at file:line.",
   },
   "test-process-exit": {
     blocking: true,

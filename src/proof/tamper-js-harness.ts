@@ -226,9 +226,30 @@ function callSignals(
         n,
         `${fsName}(…) writes to a path taken from the command line, the runner's environment, another process or a report's name`,
       );
+    return;
   }
+  // `execSync(\`mv forged.xml ${out}\`)`, `spawnSync("cp", [f, out])`: the same write, by a child.
+  // Only a command that writes: a CLI re-running itself with `process.argv` is no tamper.
+  const spawner = key ?? (callee.type === "Identifier" ? (callee.name as string) : undefined);
+  if (
+    spawner !== undefined &&
+    CHILD_PROCESS.test(spawner) &&
+    args.some((a) => taint(a)) &&
+    stringFragments(n).some((f) => WRITE_COMMAND.test(f.text))
+  )
+    add(
+      "runner-output-reached",
+      "report-write",
+      n,
+      `${spawner}(…) runs a command that writes to a path taken from the command line, the runner's environment, another process or a report's name`,
+    );
   void role;
 }
+
+const CHILD_PROCESS =
+  /^(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa|execaSync|execaCommand|execaCommandSync)$/;
+/** A shell command that writes a file: `mv`, `cp`, `ln`, `tee`, `install`, `rsync`, `dd`, a `>` redirect, or a shell that may do any of these. */
+const WRITE_COMMAND = /^\s*(?:mv|cp|ln|tee|install|rsync|dd|sh|bash)\b|\s(?:mv|cp|ln|tee)\s|>\s*$/;
 
 /** The built-in matchers an `expect.extend` argument replaces, or why it cannot be read; undefined when it adds only. */
 function replacedMatchers(arg: Node | undefined, scope: Scope): string | undefined {
