@@ -311,11 +311,22 @@ function chainOf(n: Node, scope: Scope): { root: string | undefined; keys: strin
  * throws nor asserts: an assertion there cannot fail the test (its error is
  * swallowed). A `finally` alone, a rethrow or an assertion in the handler keep it.
  */
-function swallowed(n: Node, parents: readonly Node[], scope: Scope, context?: string): boolean {
+function swallowed(
+  n: Node,
+  parents: readonly Node[],
+  scope: Scope,
+  context: string | undefined,
+  known: Map<Node, boolean>,
+): boolean {
   const path = [...parents, n];
   for (let i = 0; i < path.length - 1; i++) {
     const p = path[i] as Node;
     if (p.type !== "TryStatement" || path[i + 1] !== p.block || !p.handler) continue;
+    const seen = known.get(p);
+    if (seen !== undefined) {
+      if (seen) return true;
+      continue;
+    }
     let fails = false;
     walk(p.handler as Node, (c) => {
       if (fails || c.type === "ThrowStatement") {
@@ -326,6 +337,7 @@ function swallowed(n: Node, parents: readonly Node[], scope: Scope, context?: st
       const { root } = chainOf(c, scope);
       if (root !== undefined && (ASSERT_NAME.test(root) || root === context)) fails = true;
     });
+    known.set(p, !fails);
     if (!fails) return true;
   }
   return false;
@@ -341,9 +353,12 @@ function assertionsIn(
   const out: number[] = [];
   if (seen.has(fn)) return out;
   seen.add(fn);
+  // Each try's verdict once: a handler is walked for each try, not for each node under it.
+  const swallowing = new Map<Node, boolean>();
   walk(fn, (n, parents) => {
+    if (n.type !== "MemberExpression" && !n.type.endsWith("CallExpression")) return;
     // `if (false) expect(…)` is no assertion: it never runs; nor is one whose failure a catch swallows.
-    if (deadBranch(n, parents) || swallowed(n, parents, scope, context)) return;
+    if (deadBranch(n, parents) || swallowed(n, parents, scope, context, swallowing)) return;
     if (n.type === "MemberExpression" && keyOf(n, scope) === "should") {
       out.push(n.start);
       return;
