@@ -381,6 +381,18 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       [`assertion-library-patched:${S(1)}`],
     ],
     [
+      "a runner global replaced through the global object",
+      SOURCE,
+      "(globalThis as any).it = (globalThis as any).it.skip;\n",
+      [`assertion-library-patched:${S(1)}`],
+    ],
+    [
+      "a runner global replaced by Object.assign on the global object",
+      SOURCE,
+      "Object.assign(globalThis, { test: () => {} });\n",
+      [`assertion-library-patched:${S(1)}`],
+    ],
+    [
       "expect.setState",
       TEST,
       "expect.setState({ assertionCalls: 1 });\n",
@@ -562,6 +574,11 @@ describe("the harness: assertion and runner modules, the runner's output, the pr
       "a handler's context written",
       SOURCE,
       'export function handle(context: { user?: string }) {\n  context.user = "ann";\n}\n',
+    ],
+    [
+      "a polyfill on the global object",
+      SOURCE,
+      'import { polyfills } from "./polyfills.js";\nglobalThis.fetch = polyfills.fetch;\nObject.assign(globalThis, { crypto: polyfills.crypto }, polyfills);\n',
     ],
     [
       "a sitemap written",

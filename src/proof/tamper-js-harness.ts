@@ -139,7 +139,23 @@ function harnessPath(target: Node, scope: Scope): string[] | undefined {
       : undefined;
   }
   const path = scope.pathOf(target);
-  return path && path.length > 0 && HARNESS_OBJECTS.has(path[0] ?? "") ? path : undefined;
+  if (!path || path.length === 0) return undefined;
+  if (HARNESS_OBJECTS.has(path[0] ?? "")) return path;
+  // Through the global object by name (`globalThis.it = it.skip`), any runner global is the runner's.
+  return path.length === 1 && isGlobalObject(target.object) ? path : undefined;
+}
+
+const GLOBAL_OBJECT = /^(?:globalThis|global|window|self)$/;
+
+/** `globalThis`, `global`, `(globalThis as any)`: the global object itself. */
+function isGlobalObject(n: unknown): boolean {
+  let c = n;
+  while (
+    isNode(c) &&
+    /^(?:TSAsExpression|TSNonNullExpression|ParenthesizedExpression)$/.test(c.type)
+  )
+    c = c.expression;
+  return isNode(c) && c.type === "Identifier" && GLOBAL_OBJECT.test(c.name as string);
 }
 
 const DEFINE = /^(?:assign|defineProperty|defineProperties|setPrototypeOf|set|deleteProperty)$/;
@@ -183,6 +199,22 @@ function callSignals(
   ) {
     const target = args[0] && harnessPath(args[0], scope);
     if (target) patched(n, `${obj.name}.${key}(${target.join(".")}, …)`);
+    // Object.assign(globalThis, { it: … }), Object.defineProperty(globalThis, "expect", …).
+    // Names the gate cannot read (`Object.assign(globalThis, polyfills)`) are a polyfill's, not news.
+    else if (isGlobalObject(args[0])) {
+      const named =
+        key === "assign"
+          ? args
+              .slice(1)
+              .flatMap((a) =>
+                a.type === "ObjectExpression"
+                  ? (a.properties as Node[]).map((p) => keyOf(p, scope))
+                  : [],
+              )
+          : [scope.stringOf(args[1])];
+      const hit = named.find((k) => k !== undefined && RUNNER_GLOBALS.has(k));
+      if (hit !== undefined) patched(n, `${obj.name}.${key}(globalThis, …) replaces ${hit}`);
+    }
     return;
   }
   if (/^overwrite(?:Method|Property|ChainableMethod)$/.test(key ?? "")) {
