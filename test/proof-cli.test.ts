@@ -63,6 +63,56 @@ describe("run --base: the requirement proof's diff findings block (the CLI has n
   });
 });
 
+describe("run --base --test-tamper: tampering read from the syntax tree (issue 34's attacks)", () => {
+  // The spec is not touched: only the tamper reading gates, no proof run is needed.
+  const tamper = (head: Record<string, string>) =>
+    run({ [SPEC_PATH]: SPEC, ...head }, "--changed-since", "main", "--test-tamper");
+
+  it.each([
+    [
+      "a computed skip option",
+      {
+        "tests/trim.test.ts": TEST.replace(
+          'it("keeps inner spaces", ',
+          'it("keeps inner spaces", { ["skip"]: true }, ',
+        ),
+      },
+      "B test-marker-added tests/trim.test.ts:4",
+    ],
+    [
+      "an early return before the assertion",
+      {
+        "tests/trim.test.ts": TEST.replace(
+          '() => { expect(trim("a b"))',
+          '() => { return; expect(trim("a b"))',
+        ),
+      },
+      "B test-assertion-unreachable tests/trim.test.ts:4",
+    ],
+    [
+      "node:assert's methods replaced in source",
+      {
+        "src/trim.ts":
+          'import assert from "node:assert";\nassert.strictEqual = () => {};\nexport const trim = (s: string) => s.trim();\n',
+      },
+      "B assertion-library-patched src/trim.ts:2",
+    ],
+  ])("%s exits 1 with the finding at file:line", async (_what, head, finding) => {
+    const r = await tamper(head);
+    expect(r.codes).toEqual([finding]);
+    expect(r.code).toBe(1);
+  });
+
+  it("the honest twin (the same files, the assertion edited, the source fixed) exits 0", async () => {
+    const r = await tamper({
+      ...honest,
+      "tests/trim.test.ts": TEST.replace('toBe("a b")', 'toStrictEqual("a b")'),
+    });
+    expect(r.codes).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
+
 describe("the proof's flags", () => {
   it.each([
     [

@@ -312,6 +312,31 @@ export const FINDING_CODES = {
     kinds: "pull-request (tamper)",
     doc: "A line the PR adds to a test runner's configuration or plugin file (pytest.ini, pyproject.toml, setup.cfg, tox.ini, conftest.py, vitest/vite/jest/playwright configs, .mocharc) narrows what runs or rewrites how it counts: `-k`, `-m`, `--deselect`, `addopts`, `testPathIgnorePatterns`, `exclude`, `passWithNoTests`, `bail`, reporters, setup files, conftest hooks such as `pytest_runtest_makereport`/`pytest_collection_modifyitems`, a mock of the assertion or runner module. Reported at file:line.",
   },
+  "test-assertion-unreachable": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "Read from the syntax tree (JavaScript/TypeScript): a test the PR adds or changes returns (or unconditionally throws) before its first assertion, has no assertion at all, or declares `expect.assertions(0)`/`t.plan(0)`; a suite returns before declaring its tests. A test that had it at base (by name, in any file) is no finding. Reported at file:line.",
+  },
+  "assertion-library-patched": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "Test or source code the PR changes writes to or replaces the assertion library or the runner: `assert.equal = …`, `Object.assign(assert, …)`, `Object.defineProperty(chai.Assertion.prototype, …)`, chai's `overwriteMethod`, an `expect.extend` that replaces a built-in matcher, `vi.mock(\"node:assert\")`, `vi.spyOn(assert, …)`, `expect.setState`, `__vitest_worker__`. A module of the repository's own named assert is not the library. Reported at file:line.",
+  },
+  "runner-output-reached": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "Test or source code the PR changes reads another process's command line or environment (`/proc/<pid>/cmdline`, `/proc/<pid>/environ`, `process.ppid`) or writes (`writeFile`, `rename`, `copyFile`…, or a child process running `mv`, `cp`, `tee`, a `>` redirect) to a path taken from `process.argv`, the runner's environment or a report's name (`junit`, `outputFile`, `test-results`; not any `.xml`: a sitemap is no report): the verdict's own results. Reported at file:line.",
+  },
+  "test-process-exit": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "Test code the PR changes calls, takes or sets `process.exit`, `process.reallyExit`, `process.abort` or `process.exitCode`: the runner's exit status is the verdict. Reported at file:line.",
+  },
+  "file-unparsed": {
+    blocking: true,
+    kinds: "pull-request (tamper)",
+    doc: "A changed test or source file of a language with a syntax-tree tamper reader does not parse: it was read by the spelling tables alone, so what only the tree shows (`it[s]`, an early return) was not looked for. Reported at the line of the syntax error, or at line 1 for a tree too deep to walk.",
+  },
   "assertions-fewer": {
     blocking: false,
     kinds: "pull-request (tamper)",

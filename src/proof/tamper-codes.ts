@@ -32,6 +32,26 @@ export const TAMPER_CODES = {
     severity: "blocking",
     hint: "Undo the configuration change so the tests run and count as before, or have a reviewer approve it.",
   },
+  "test-assertion-unreachable": {
+    severity: "blocking",
+    hint: "Let the test reach an assertion that can fail: remove the early return, add the assertion, or drop expect.assertions(0); or have a reviewer approve it.",
+  },
+  "assertion-library-patched": {
+    severity: "blocking",
+    hint: "Do not write to, replace or mock the assertion library or the test runner (add new matchers under new names); remove the change, or have a reviewer approve it.",
+  },
+  "runner-output-reached": {
+    severity: "blocking",
+    hint: "Code must not read another process's command line or environment, nor write where the runner reports; remove it, or have a reviewer approve it.",
+  },
+  "test-process-exit": {
+    severity: "blocking",
+    hint: "Test code must not end the process (the runner's exit status is the verdict); fail with an assertion instead, or have a reviewer approve it.",
+  },
+  "file-unparsed": {
+    severity: "blocking",
+    hint: "The gate reads tests and changed source from the syntax tree; this file did not parse, so only the spelling tables were read. Fix the syntax error at the line given, or have a reviewer approve it.",
+  },
   "assertions-fewer": {
     severity: "warning",
     hint: "Check that no assertion was removed or loosened to make a test pass.",

@@ -9,41 +9,59 @@ import {
   occurrences,
   type PatternRow,
 } from "./tamper-tables.js";
+import { TREE_READERS, type TreeReader } from "./tamper-tree.js";
+import { compareTree, type TestSignals, treeReadings } from "./tamper-tree-compare.js";
 import { DEFAULT_TEST_FILE_GLOBS, isTestFile } from "./test-files.js";
 import { declaredTests } from "./test-names.js";
 
 export type { FileChange } from "../sides/diff-files.js";
 export type { TamperCode, TamperFinding } from "./tamper-codes.js";
 export { TAMPER_CODES } from "./tamper-codes.js";
+export type { TreeReader } from "./tamper-tree.js";
 
 export interface TamperOptions {
   /** The `test-files` globs; the documented defaults when absent. */
   testFiles?: readonly string[];
+  /**
+   * The syntax-tree reader per language (tamper-tree.ts); the languages'
+   * own when absent. `{}` reads every file by spelling alone (the tests'
+   * control: what the spelling tables miss).
+   */
+  treeReaders?: Partial<Record<SourceLanguage, TreeReader>>;
 }
 
 /**
  * What the seed's evaluator calls tampering (004, step D), read from the diff
  * alone, with no test run: deleted or renamed-away test files, removed tests,
  * new skip/only/todo markers, fewer assertions (a warning), and non-test
- * source that newly recognizes a test environment. Pure; findings sorted by
- * file, line and code.
+ * source that newly recognizes a test environment. Files of a language with a
+ * syntax-tree reader (tamper-tree.ts) are read from their tree for markers,
+ * tests that cannot reach an assertion, and code that patches the harness or
+ * reaches the runner's output; a file the reader cannot parse is read by
+ * spelling and found as `file-unparsed`. Pure; findings sorted by file, line
+ * and code.
  */
 export function tamperFindings(
   changes: readonly FileChange[],
   options: TamperOptions = {},
 ): TamperFinding[] {
   const globs = options.testFiles ?? DEFAULT_TEST_FILE_GLOBS;
+  const readers = options.treeReaders ?? TREE_READERS;
   const out: TamperFinding[] = [];
   const moves: Moves = { removed: [], added: new Map() };
+  const tests: TestSignals = { base: new Map(), head: [] };
   for (const change of changes) {
     const baseIsTest = change.basePath !== undefined && isTestFile(change.basePath, globs);
     const headIsTest = change.headPath !== undefined && isTestFile(change.headPath, globs);
-    if (baseIsTest || headIsTest) testFileFindings(change, baseIsTest, headIsTest, out, moves);
+    if (baseIsTest || headIsTest)
+      testFileFindings(change, baseIsTest, headIsTest, out, moves, readers, tests);
     if (change.headPath !== undefined && !headIsTest && change.head !== undefined) {
       // The base side counts only if it was non-test source too: a test file renamed
       // into source keeps no right to sniff (its base occurrences were in a test).
       const base = change.basePath !== undefined && !baseIsTest ? change.base : undefined;
       environmentFindings(change.headPath, base, change.head, out);
+      const tree = treeReadings(readers, change.headPath, base, change.head, "source");
+      if (tree) out.push(...compareTree(tree, change.headPath, change.head, tests));
     }
     if (change.headPath !== undefined && change.head !== undefined) {
       out.push(
@@ -62,6 +80,13 @@ export function tamperFindings(
     const n = moves.added.get(r.name) ?? 0;
     if (n > 0) moves.added.set(r.name, n - 1);
     else out.push(r.finding);
+  }
+  // A test's own signals (no assertion, an early return) are new only if no test of
+  // that name had them at base, in any file: a test moved between files keeps its own.
+  for (const h of tests.head) {
+    const n = tests.base.get(h.key) ?? 0;
+    if (n > 0) tests.base.set(h.key, n - 1);
+    else out.push(h.finding);
   }
   return out.sort(
     (a, b) =>
@@ -83,6 +108,8 @@ function testFileFindings(
   headIsTest: boolean,
   out: TamperFinding[],
   moves: Moves,
+  readers: Partial<Record<SourceLanguage, TreeReader>>,
+  tests: TestSignals,
 ): void {
   const { basePath, headPath } = change;
   if (baseIsTest && basePath !== undefined && change.base === undefined) {
@@ -150,8 +177,19 @@ function testFileFindings(
     headLang,
     moves,
   );
+  const tree = treeReadings(
+    readers,
+    headPath,
+    base ? change.base : undefined,
+    change.head,
+    "test",
+    base ? basePath : undefined,
+  );
+  if (tree) out.push(...compareTree(tree, headPath, change.head, tests));
   for (const row of MARKER_ROWS) {
     if (!row.languages.includes(headLang)) continue;
+    // The tree's reading of markers replaces the spelling's, where the file parsed.
+    if (tree?.parsed) continue;
     newOccurrences(
       row,
       headPath,
