@@ -1,5 +1,6 @@
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
+import type { ProofCommand } from "../integrity/harness-diff.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { RunContext } from "../integrity/successor-runs.js";
 import type { IntegrityReport } from "../integrity/types.js";
@@ -21,6 +22,8 @@ export interface PullIntegrityArgs {
   run?: RunContext;
   /** The workflow running the gate (repository-relative) and the git of the repository's root. */
   workflow?: { path: string; git: Git };
+  /** The requirement proof's test command (absent: the proof is off): its harness is compared too. */
+  proofCommand?: ProofCommand;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     discovered: args.discovered,
     headCommit: args.pr.headSha,
     ...(args.run ? { run: args.run } : {}),
+    ...(args.proofCommand ? { proofCommand: args.proofCommand } : {}),
   });
   if (args.workflow !== undefined)
     findings.push(

@@ -337,7 +337,7 @@ export const FINDING_CODES = {
   "check-harness-changed": {
     blocking: true,
     kinds: "every kind",
-    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion, the file and the entry, base → head.",
+    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion (or `the proof's test command` of a spec with a requirement map), the file and the entry, base → head.",
   },
   "check-harness-unresolved": {
     blocking: false,

@@ -73,6 +73,10 @@ export function harnessTable(): string {
       "nothing: they run no file of the tree that their line does not name",
     ],
     [
+      "the requirement proof's test command, for each base spec with a requirement map (the proof on)",
+      "the `test-command` input (CLI `--test-command`), or the runner detection would choose at base, with `{files}` the spec's mapped tests: resolved as a check's line by the rows above, named `the proof's test command`",
+    ],
+    [
       "`eval`, `$CMD` as a command, `cd $DIR`, `pnpm -r`/`--filter`/`--workspaces`, `include $(VAR)`, any other command",
       "a `check-harness-unresolved` warning naming the check and why",
     ],
