@@ -4,7 +4,8 @@
  * contract's check runs turns the check green, and the gate fails on
  * `check-harness-changed` until an approving review on the head — like every
  * other integrity finding. The honest twin (the PR fixes what the script
- * checks) passes with no finding.
+ * checks) passes with no finding. The requirement proof's test command is such
+ * a check too: the package.json script it runs, rewritten, is the same finding.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -20,6 +21,7 @@ import {
   runAction,
   standInFor,
 } from "./helpers/action-harness.js";
+import { BASE_FILES, linkNodeModules } from "./helpers/proof-repo.js";
 
 const GLOB = ".claude/tasks/contracts/**/*.md";
 const CONTRACT_PATH = oraclePath("verify");
@@ -79,6 +81,63 @@ describe("check-harness-changed through the action, with its approval twin", () 
     expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
     expect(r.code, r.stdout).toBe(0);
     expect(lastCheckRun(gh).conclusion).toBe("success");
+    await finish(gh, expect);
+  });
+});
+
+describe("the proof's test command's harness through the action, with its approval twin", () => {
+  const pkg = (test: string, lint: string) =>
+    `${JSON.stringify({ name: "x", devDependencies: { vitest: "^4.0.0" }, scripts: { test, lint } }, null, 2)}\n`;
+  const base = { ...BASE_FILES, "package.json": pkg("vitest run", "biome check .") };
+  const fix = { "src/trim.ts": "export const trim = (s: string) => s.trim();\n" };
+  // The proof runs the package.json script; vitest comes from this repository's node_modules.
+  const inputs = {
+    sandbox: "off",
+    "requirement-proof": "fail-to-pass",
+    "test-command":
+      "npm test -- --reporter=default --reporter=junit --outputFile.junit={junit} {files}",
+  };
+  async function pr(head: Record<string, string>) {
+    const repo = await makeRepo({ base, head });
+    linkNodeModules(repo.dir);
+    return repo;
+  }
+
+  it("scripts.test rewritten: blocking check-harness-changed on the proof's command; approved on the head, green", async () => {
+    const repo = await pr({ ...fix, "package.json": pkg("vitest run --silent", "biome check .") });
+    const gh = await standInFor(repo);
+    gh.addCollaborator(REPO, "maintainer", "write");
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual(["B check-harness-changed"]);
+    expect(reportOf(r).integrity.findings[0]).toMatchObject({
+      path: "package.json",
+      before: "vitest run",
+      after: "vitest run --silent",
+    });
+    expect(reportOf(r).integrity.findings[0].message).toContain("the proof's test command");
+    expect(r.code, r.stdout).toBe(1);
+
+    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+    const approved = await runAction({
+      repo,
+      gh,
+      event: "pull_request_review",
+      inputs,
+      payload: payloadFor("pull_request_review", repo, {
+        review: { login: "maintainer", sha: repo.head, action: "submitted" },
+      }),
+    });
+    expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
+    expect(approved.code, approved.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+
+  it("another script entry changed: no finding, green (the twin)", async () => {
+    const repo = await pr({ ...fix, "package.json": pkg("vitest run", "eslint .") });
+    const gh = await standInFor(repo);
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual([]);
+    expect(r.code, r.stdout).toBe(0);
     await finish(gh, expect);
   });
 });
