@@ -5,7 +5,9 @@
  * `check-harness-changed` until an approving review on the head — like every
  * other integrity finding. The honest twin (the PR fixes what the script
  * checks) passes with no finding. The requirement proof's test command is such
- * a check too: the package.json script it runs, rewritten, is the same finding.
+ * a check too: the package.json script it runs, rewritten, is the same finding;
+ * and a runner configuration that weakens the run adds `test-config-changed`,
+ * cleared by the same approval.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -93,6 +95,7 @@ describe("the proof's test command's harness through the action, with its approv
   // The proof runs the package.json script; vitest comes from this repository's node_modules.
   const inputs = {
     sandbox: "off",
+    scope: "all",
     "requirement-proof": "fail-to-pass",
     "test-command":
       "npm test -- --reporter=default --reporter=junit --outputFile.junit={junit} {files}",
@@ -137,6 +140,56 @@ describe("the proof's test command's harness through the action, with its approv
     const gh = await standInFor(repo);
     const r = await runAction({ repo, gh, event: "pull_request", inputs });
     expect(codesOf(r)).toEqual([]);
+    // The spec ran, its requirements proven: the proof is on in this run, not skipped.
+    expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
+    expect(r.code, r.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+});
+
+describe("test-config-changed through the action, with its approval twin", () => {
+  const config = (test: string) => `export default { test: {${test}} };\n`;
+  const base = { ...BASE_FILES, "vitest.config.ts": config("") };
+  const fix = { "src/trim.ts": "export const trim = (s: string) => s.trim();\n" };
+  // The runner detected at base (vitest), so its configuration is the proof's harness too.
+  // `scope: all`: the unchanged spec is in scope, so the proof (and its tamper reading) runs.
+  const inputs = { sandbox: "off", scope: "all", "requirement-proof": "fail-to-pass" };
+  async function pr(head: Record<string, string>) {
+    const repo = await makeRepo({ base, head });
+    linkNodeModules(repo.dir);
+    return repo;
+  }
+
+  it("passWithNoTests added: blocking test-config-changed (and the proof's harness changed); approved on the head, green", async () => {
+    const repo = await pr({ ...fix, "vitest.config.ts": config("\n  passWithNoTests: true,\n") });
+    const gh = await standInFor(repo);
+    gh.addCollaborator(REPO, "maintainer", "write");
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect([...codesOf(r)].sort()).toEqual(["B check-harness-changed", "B test-config-changed"]);
+    expect(r.code, r.stdout).toBe(1);
+
+    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+    const approved = await runAction({
+      repo,
+      gh,
+      event: "pull_request_review",
+      inputs,
+      payload: payloadFor("pull_request_review", repo, {
+        review: { login: "maintainer", sha: repo.head, action: "submitted" },
+      }),
+    });
+    expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
+    expect(approved.code, approved.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+
+  it("the same fix with the configuration unchanged: no finding, green (the twin)", async () => {
+    const repo = await pr(fix);
+    const gh = await standInFor(repo);
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual([]);
+    // The spec ran, its requirements proven: the proof is on in this run, not skipped.
+    expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
     expect(r.code, r.stdout).toBe(0);
     await finish(gh, expect);
   });
