@@ -7,7 +7,9 @@
  * checks) passes with no finding. The requirement proof's test command is such
  * a check too: the package.json script it runs, rewritten, is the same finding;
  * and a runner configuration that weakens the run adds `test-config-changed`,
- * cleared by the same approval.
+ * cleared by the same approval. The workflows the gate's run reaches are its
+ * harness as well: a called reusable workflow narrowing `contracts:` is
+ * `gate-config-changed`, approvable the same way.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -189,6 +191,79 @@ describe("test-config-changed through the action, with its approval twin", () =>
     const r = await runAction({ repo, gh, event: "pull_request", inputs });
     expect(codesOf(r)).toEqual([]);
     // The spec ran, its requirements proven: the proof is on in this run, not skipped.
+    expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
+    expect(r.code, r.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+});
+
+describe("gate-config-changed in a local reusable workflow the invoking one calls, with its approval twin", () => {
+  const CALLER = ".github/workflows/ci.yml";
+  const GATE = ".github/workflows/gate.yml";
+  const caller = ["on: pull_request", "jobs:", "  gate:", `    uses: ./${GATE}`, ""].join("\n");
+  const reusable = (contracts: string) =>
+    [
+      "on:",
+      "  workflow_call: {}",
+      "jobs:",
+      "  gate:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - uses: actions/checkout@v4",
+      "      - uses: contract-gate/contract-gate@v1",
+      "        with:",
+      `          contracts: ${contracts}`,
+      "          sandbox: off",
+      "",
+    ].join("\n");
+  const FAILING = oraclePath("login");
+  const failing = oracleContract("login", [
+    { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
+  ]);
+  // GITHUB_WORKFLOW_REF names the caller: the reusable workflow is reached through it.
+  const env = { GITHUB_WORKFLOW_REF: `${REPO}/${CALLER}@refs/pull/${PR_NUMBER}/merge` };
+  const base = { [CALLER]: caller, [GATE]: reusable(GLOB), [FAILING]: failing };
+
+  it("the attack: the called workflow narrows `contracts:` and the failing contract goes; the caller unchanged: blocking on the called file, an approval clears it", async () => {
+    const repo = await makeRepo({
+      base,
+      head: { [GATE]: reusable('"nothing/**"'), [FAILING]: null },
+    });
+    const gh = await standInFor(repo);
+    gh.addCollaborator(REPO, "maintainer", "write");
+    // The head's reusable workflow is what runs: its inputs.
+    const inputs = { contracts: "nothing/**", sandbox: "off" };
+    const r = await runAction({ repo, gh, event: "pull_request", env, inputs });
+    expect(codesOf(r)).toEqual(["B gate-config-changed"]);
+    expect(reportOf(r).integrity.findings[0].path).toBe(GATE);
+    expect(r.code, r.stdout).toBe(1);
+    expect(lastCheckRun(gh).conclusion).toBe("failure");
+
+    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+    const approved = await runAction({
+      repo,
+      gh,
+      event: "pull_request_review",
+      env,
+      inputs,
+      payload: payloadFor("pull_request_review", repo, {
+        review: { login: "maintainer", sha: repo.head, action: "submitted" },
+      }),
+    });
+    expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
+    expect(approved.code, approved.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+
+  it("the twin: a workflow the gate does not reach changes, the contract is met: no finding, green", async () => {
+    const repo = await makeRepo({
+      base: { ...base, ".github/workflows/docs.yml": "on: push\njobs: {}\n", "src/fixed": "" },
+      head: { ".github/workflows/docs.yml": "on: push\njobs: { x: {} }\n" },
+    });
+    const gh = await standInFor(repo);
+    const inputs = { contracts: GLOB, sandbox: "off", scope: "all" };
+    const r = await runAction({ repo, gh, event: "pull_request", env, inputs });
+    expect(codesOf(r)).toEqual([]);
     expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
     expect(r.code, r.stdout).toBe(0);
     await finish(gh, expect);
