@@ -9,7 +9,8 @@
  * and a runner configuration that weakens the run adds `test-config-changed`,
  * cleared by the same approval. The workflows the gate's run reaches are its
  * harness as well: a called reusable workflow narrowing `contracts:` is
- * `gate-config-changed`, approvable the same way.
+ * `gate-config-changed`, approvable the same way; and a failing contract
+ * replaced by an aborted successor is `criterion-removed`, likewise.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -265,6 +266,58 @@ describe("gate-config-changed in a local reusable workflow the invoking one call
     const r = await runAction({ repo, gh, event: "pull_request", env, inputs });
     expect(codesOf(r)).toEqual([]);
     expect(reportOf(r).contracts.map((c: { verdict: string }) => c.verdict)).toEqual(["pass"]);
+    expect(r.code, r.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+});
+
+describe("supersession counts only what runs, through the action, with its approval twin", () => {
+  const OLD = oraclePath("login");
+  const NEXT = oraclePath("login-next");
+  const criteria = [
+    { title: "the loop is gone", check: "test -f src/fixed && echo FIXED", expect: "FIXED" },
+  ];
+  // Bound to the PR's head branch (`feature`): a successor bound to another branch runs nothing.
+  const successor = (status: string) =>
+    oracleContract("login-next", criteria, { status })
+      .replace("branch: feat/login-next", "branch: feature")
+      .replace(`- status: ${status}`, `- status: ${status}\n- supersedes: ${OLD}`);
+  const inputs = { contracts: GLOB, sandbox: "off" };
+
+  it("the failing contract replaced by an identical aborted successor: criterion-removed blocks; an approval clears it", async () => {
+    const repo = await makeRepo({
+      base: { [OLD]: oracleContract("login", criteria) },
+      head: { [OLD]: null, [NEXT]: successor("aborted") },
+    });
+    const gh = await standInFor(repo);
+    gh.addCollaborator(REPO, "maintainer", "write");
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r).filter((c: string) => c.startsWith("B"))).toEqual(["B criterion-removed"]);
+    expect(r.code, r.stdout).toBe(1);
+
+    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+    const approved = await runAction({
+      repo,
+      gh,
+      event: "pull_request_review",
+      inputs,
+      payload: payloadFor("pull_request_review", repo, {
+        review: { login: "maintainer", sha: repo.head, action: "submitted" },
+      }),
+    });
+    expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
+    expect(approved.code, approved.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+
+  it("the twin: the same successor active, its check met, keeps every criterion: a warning only, green", async () => {
+    const repo = await makeRepo({
+      base: { [OLD]: oracleContract("login", criteria), "src/fixed": "" },
+      head: { [OLD]: null, [NEXT]: successor("active") },
+    });
+    const gh = await standInFor(repo);
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual(["W contract-superseded"]);
     expect(r.code, r.stdout).toBe(0);
     await finish(gh, expect);
   });
