@@ -10,7 +10,8 @@
  * cleared by the same approval. The workflows the gate's run reaches are its
  * harness as well: a called reusable workflow narrowing `contracts:` is
  * `gate-config-changed`, approvable the same way; and a failing contract
- * replaced by an aborted successor is `criterion-removed`, likewise.
+ * replaced by an aborted successor is `criterion-removed`, and an override
+ * re-pointed at an alias `guardrail-new-dependency`, likewise.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -318,6 +319,53 @@ describe("supersession counts only what runs, through the action, with its appro
     const gh = await standInFor(repo);
     const r = await runAction({ repo, gh, event: "pull_request", inputs });
     expect(codesOf(r)).toEqual(["W contract-superseded"]);
+    expect(r.code, r.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+});
+
+describe("a dependency from beyond the four maps, through the action, with its approval twin", () => {
+  const manifest = (extra: object) =>
+    `${JSON.stringify({ name: "x", devDependencies: { vitest: "^4.0.0" }, ...extra }, null, 2)}\n`;
+  const fix = { "src/trim.ts": "export const trim = (s: string) => s.trim();\n" };
+  const inputs = { sandbox: "off", scope: "all", "requirement-proof": "fail-to-pass" };
+  async function pr(head: Record<string, string>) {
+    const repo = await makeRepo({ base: BASE_FILES, head });
+    linkNodeModules(repo.dir);
+    return repo;
+  }
+
+  it("an override re-pointed at an alias breaks 'No new dependencies.': blocking; an approval clears it", async () => {
+    const repo = await pr({
+      ...fix,
+      "package.json": manifest({ overrides: { ms: "npm:evil@1.0.0" } }),
+    });
+    const gh = await standInFor(repo);
+    gh.addCollaborator(REPO, "maintainer", "write");
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual(["B guardrail-new-dependency"]);
+    expect(r.code, r.stdout).toBe(1);
+
+    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+    const approved = await runAction({
+      repo,
+      gh,
+      event: "pull_request_review",
+      inputs,
+      payload: payloadFor("pull_request_review", repo, {
+        review: { login: "maintainer", sha: repo.head, action: "submitted" },
+      }),
+    });
+    expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
+    expect(approved.code, approved.stdout).toBe(0);
+    await finish(gh, expect);
+  });
+
+  it("the twin: package.json changed with no package added: no finding, green", async () => {
+    const repo = await pr({ ...fix, "package.json": manifest({ description: "names" }) });
+    const gh = await standInFor(repo);
+    const r = await runAction({ repo, gh, event: "pull_request", inputs });
+    expect(codesOf(r)).toEqual([]);
     expect(r.code, r.stdout).toBe(0);
     await finish(gh, expect);
   });
