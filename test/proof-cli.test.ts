@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
-import { repo, SPEC, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
+import { BASE_FILES, repo, SPEC, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
 
 interface JsonFinding {
   code: string;
@@ -10,7 +10,15 @@ interface JsonFinding {
 }
 
 async function run(head: Record<string, string | null>, ...flags: string[]) {
-  const root = repo(head);
+  return runOver(BASE_FILES, head, ...flags);
+}
+
+async function runOver(
+  base: Record<string, string>,
+  head: Record<string, string | null>,
+  ...flags: string[]
+) {
+  const root = repo(head, base);
   const r = await runCli(
     ["run", "--base", "main", "--json", "--no-write", "--sandbox", "off", ...flags],
     root,
@@ -108,6 +116,35 @@ describe("run --base --test-tamper: tampering read from the syntax tree (issue 3
       ...honest,
       "tests/trim.test.ts": TEST.replace('toBe("a b")', 'toStrictEqual("a b")'),
     });
+    expect(r.codes).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("run --base: the proof's test command is a check whose harness is compared (issue 33)", () => {
+  const pkg = (test: string, lint: string) =>
+    `${JSON.stringify({ name: "x", devDependencies: { vitest: "^4.0.0" }, scripts: { test, lint } }, null, 2)}\n`;
+  const base = { ...BASE_FILES, "package.json": pkg("vitest run", "biome check .") };
+  const command = ["--test-command", "npm test -- --reporter=junit --outputFile={junit} {files}"];
+
+  it("the scripts.test entry the proof runs, rewritten: check-harness-changed, exit 1", async () => {
+    const r = await runOver(
+      base,
+      { ...honest, "package.json": pkg("vitest run --silent", "biome check .") },
+      ...command,
+    );
+    expect(r.codes.filter((c) => c.startsWith("B"))).toEqual([
+      "B check-harness-changed package.json:7",
+    ]);
+    expect(r.code).toBe(1);
+  });
+
+  it("another script entry changed: no finding, exit 0 (the control)", async () => {
+    const r = await runOver(
+      base,
+      { ...honest, "package.json": pkg("vitest run", "eslint .") },
+      ...command,
+    );
     expect(r.codes).toEqual([]);
     expect(r.code).toBe(0);
   });

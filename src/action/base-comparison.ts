@@ -1,5 +1,6 @@
 import type { Git } from "../git/index.js";
 import type { GitHubApi } from "../github/types.js";
+import type { ProofCommand } from "../integrity/harness-diff.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { Scope } from "./collect.js";
 import type { Gated } from "./head.js";
@@ -30,6 +31,7 @@ export async function baseComparison(
   { target, headSha }: Gated,
   scope: Scope,
   workflow?: { path: string; git: Git },
+  proofCommand?: ProofCommand,
 ): Promise<IntegrityReport> {
   if (target.kind !== "pull-request") {
     return target.changedSince !== undefined ? QUEUED : noPullBase(target.event);
@@ -52,6 +54,7 @@ export async function baseComparison(
         ...(target.headRef !== undefined ? { headBranch: target.headRef } : {}),
       },
       ...(workflow ? { workflow } : {}),
+      ...(proofCommand ? { proofCommand } : {}),
     }).catch((e: unknown) => {
       throw new StopRun(`contract-gate: ${(e as Error).message}`);
     }),

@@ -8,6 +8,7 @@ import { type BaseSide, loadContracts } from "../load/index.js";
 import { secretValues } from "../process/env.js";
 import { DEFAULT_TEST_PROVER } from "../proof/index.js";
 import type { TestProver } from "../proof/prover.js";
+import { proofHarnessCommand } from "../proof/run/harness-command.js";
 import { redactorFor } from "../report/redact.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { blockModified } from "../scope/committed.js";
@@ -116,7 +117,15 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       sandbox.catch(() => {});
     }
     const compared = await stage("base-comparison", () =>
-      baseComparison(api, git, settings.contracts, gated, scope, invokingWorkflow(runner)),
+      baseComparison(
+        api,
+        git,
+        settings.contracts,
+        gated,
+        scope,
+        invokingWorkflow(runner),
+        proofHarnessCommand(settings.proof),
+      ),
     );
     const stops = new ApiStops();
     // The check run is created (a round trip to GitHub) while the contracts load

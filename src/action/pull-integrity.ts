@@ -1,10 +1,11 @@
 import type { Git } from "../git/index.js";
 import type { ChangedFile, GitHubApi } from "../github/types.js";
+import type { ProofCommand } from "../integrity/harness-diff.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { RunContext } from "../integrity/successor-runs.js";
 import type { IntegrityReport } from "../integrity/types.js";
-import { workflowFindings } from "../integrity/workflow-diff.js";
 import { compareWithBase } from "../sides/compare-with-base.js";
+import { workflowChanges } from "../sides/workflow-sides.js";
 import { findApproval } from "./approval.js";
 
 export interface PullIntegrityArgs {
@@ -21,6 +22,8 @@ export interface PullIntegrityArgs {
   run?: RunContext;
   /** The workflow running the gate (repository-relative) and the git of the repository's root. */
   workflow?: { path: string; git: Git };
+  /** The requirement proof's test command (absent: the proof is off): its harness is compared too. */
+  proofCommand?: ProofCommand;
 }
 
 /**
@@ -38,28 +41,18 @@ export async function pullIntegrity(args: PullIntegrityArgs): Promise<IntegrityR
     discovered: args.discovered,
     headCommit: args.pr.headSha,
     ...(args.run ? { run: args.run } : {}),
+    ...(args.proofCommand ? { proofCommand: args.proofCommand } : {}),
   });
   if (args.workflow !== undefined)
-    findings.push(...(await workflowChange(args.workflow, base, args.pr.headSha)));
+    findings.push(
+      ...(await workflowChanges(args.workflow.git, args.workflow.path, base, args.pr.headSha)),
+    );
   const report: IntegrityReport = { applies: true, base, findings };
   if (!findings.some((f) => f.blocking)) return report;
   const { approval, note } = await findApproval(args.api, args.pr, args.pr.headSha);
   if (approval) report.approval = approval;
   else report.approvalNote = note;
   return report;
-}
-
-/** The invoking workflow at the merge base and at the head, compared (`workflowFindings`). */
-async function workflowChange(
-  { path, git }: { path: string; git: Git },
-  base: string,
-  head: string,
-) {
-  const text = async (commit: string) => {
-    const read = (await git.readAt(commit, [{ path, limit: 1024 * 1024 }])).get(path);
-    return read?.kind === "file" ? Buffer.from(read.bytes).toString("utf8") : undefined;
-  };
-  return workflowFindings(path, await text(base), await text(head));
 }
 
 /** Events without a PR base: the comparison does not apply, and the report says so. */

@@ -1,5 +1,6 @@
 import { DEFAULT_CONTRACT_GLOBS } from "../formats/kinds/index.js";
 import { type Git, GitReadError } from "../git/index.js";
+import type { ProofCommand } from "../integrity/harness-diff.js";
 import { changedPaths, touchedContracts } from "../integrity/pairs.js";
 import type { IntegrityReport } from "../integrity/types.js";
 import type { BaseSide } from "../load/index.js";
@@ -16,6 +17,7 @@ export async function integrityAgainst(
   git: Git,
   rev: string,
   globs: readonly string[],
+  proofCommand?: ProofCommand,
 ): Promise<IntegrityReport> {
   const base = await git.mergeBase(rev, "HEAD");
   const changed = await git.worktreeChanges(base);
@@ -27,6 +29,7 @@ export async function integrityAgainst(
     touched,
     discovered,
     changed: changedPaths(changed, ""),
+    ...(proofCommand ? { proofCommand } : {}),
   });
   return { applies: true, base, findings };
 }
@@ -36,10 +39,12 @@ export async function cliIntegrity(
   git: Git,
   rev: string | undefined,
   extraGlobs: readonly string[] | undefined,
+  proofCommand?: ProofCommand,
 ): Promise<IntegrityReport | undefined> {
   if (rev === undefined) return undefined;
   try {
-    return await integrityAgainst(git, rev, [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])]);
+    const globs = [...DEFAULT_CONTRACT_GLOBS, ...(extraGlobs ?? [])];
+    return await integrityAgainst(git, rev, globs, proofCommand);
   } catch (e) {
     if (e instanceof GitReadError) throw new UsageError(`--base ${rev}: ${e.message}`);
     throw e;

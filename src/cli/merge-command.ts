@@ -4,6 +4,7 @@ import { openGit } from "../git/index.js";
 import { loadContracts } from "../load/index.js";
 import { VERSION } from "../model/version.js";
 import { checkEnv } from "../process/env.js";
+import { proofHarnessCommand } from "../proof/run/harness-command.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { UsageError } from "../scope/discover.js";
 import { mergeShardReports } from "../shard/merge.js";
@@ -77,7 +78,12 @@ export async function mergeCommand(args: string[], rawIO: CliIO): Promise<number
   // the legs' test runs of their specs join it (withShardProofs).
   const { proof, integrity } = await cliProof({
     git,
-    integrity: await cliIntegrity(git, values.base, values.contracts),
+    integrity: await cliIntegrity(
+      git,
+      values.base,
+      values.contracts,
+      proofHarnessCommand(proofOptions),
+    ),
     contracts: await loadContracts(root, scope.filter(isRequirementSpec)),
     options: proofOptions,
     // The merge runs no test itself (the legs did); the environment is the built one all the same.

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { openGit } from "../git/index.js";
 import { parseEnvGrant } from "../process/env.js";
 import { DEFAULT_TEST_TIMEOUT_SECONDS, type ProofOptions } from "../proof/prover.js";
+import { proofHarnessCommand } from "../proof/run/harness-command.js";
 import { sandboxRunners } from "../proof/run/index.js";
 import {
   DEFAULT_MUTANTS_PER_REQUIREMENT,
@@ -191,7 +192,7 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   // Before anything runs: a base that cannot be read fails the command, not a check.
   const baseReport = sharded
     ? await cliProofBase(git, values.base)
-    : await cliIntegrity(git, values.base, values.contracts);
+    : await cliIntegrity(git, values.base, values.contracts, proofHarnessCommand(proofOptions));
 
   const progress = io.isTTY && io.stderrIsTTY ? progressLine(io) : undefined;
   const sandboxOptions = {

@@ -362,7 +362,7 @@ export const FINDING_CODES = {
   "check-harness-changed": {
     blocking: true,
     kinds: "every kind",
-    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion, the file and the entry, base → head.",
+    doc: "The PR changes what a check at base runs: the `package.json` script, make target, script file, runner configuration, setup file or package-manager configuration its command resolves to (the table below) — the entry it uses, not the whole file — or adds one where the check would read it (a new `pytest.ini`, `.npmrc`, `conftest.py`). Named with the criterion (or `the proof's test command` of a spec with a requirement map), the file and the entry, base → head.",
   },
   "check-harness-unresolved": {
     blocking: false,
@@ -374,7 +374,7 @@ export const FINDING_CODES = {
   "gate-config-changed": {
     blocking: true,
     kinds: "pull-request",
-    doc: "The workflow that runs the gate (`GITHUB_WORKFLOW_REF`) differs between the merge base and the PR's head: on `pull_request` GitHub runs the PR's copy, so it could point `contracts:` at nothing, turn `sandbox` off, narrow `scope` or change `untrusted-commands`, `check-network` or the pinned gate version. Each of those inputs that changed is named, before → after.",
+    doc: "A file the gate's run reaches differs between the merge base and the PR's head: the workflow that runs the gate (`GITHUB_WORKFLOW_REF`) and, transitively, every local reusable workflow a job `uses: ./.github/workflows/…` and every local action a step `uses: ./dir` (its `action.yml`, a composite action's own steps, a JavaScript or Docker action's `main`/`pre`/`post`/`image` file), each read at both sides. On `pull_request` GitHub runs the PR's copy of each, so it could point `contracts:` at nothing, turn `sandbox` off, narrow `scope` or change `untrusted-commands`, `check-network` or the pinned gate version. One finding per changed file, naming it, what calls it, and each of those inputs that changed, before → after. A workflow the run does not reach is not read: changing it is no finding. The repository's root action (`uses: ./`, the gate itself in its own repository) is not followed.",
   },
   "shared-head-other-base": {
     blocking: true,

@@ -1,4 +1,4 @@
-import type { Check, Contract, Criterion } from "../model/contract.js";
+import type { Check, Contract, Criterion, SpecHeader } from "../model/contract.js";
 import { entryLine, entryName, entryText } from "./harness-entry.js";
 import {
   argvCheck,
@@ -39,6 +39,50 @@ export function commandChecks(contracts: readonly Contract[]): CommandCheck[] {
         });
       }
     }
+  }
+  return out;
+}
+
+/**
+ * The requirement proof's test command, as the gate would choose it at base:
+ * the `test-command` input, or detection over the base tree (docs/proof.md).
+ * Injected by the surfaces (the chooser lives in proof/, downstream).
+ */
+export interface ProofCommand {
+  /** The base files detection reads (read before `choose` is asked). */
+  reads: readonly string[];
+  /** The command line for `files` (placeholders filled), or undefined when none is chosen. */
+  choose(read: (path: string) => string | undefined, files: readonly string[]): string | undefined;
+}
+
+/**
+ * The proof's test command for each base spec that maps requirements to
+ * tests: one more command check, labelled `the proof's test command`, so
+ * the script entry or runner configuration it runs is compared like a
+ * criterion's (a PR rewriting `scripts.test` or `vitest.config.ts` to pass
+ * everything changes what proves the requirements). Pure.
+ */
+export function proofChecks(
+  contracts: readonly Contract[],
+  command: ProofCommand,
+  read: (path: string) => string | undefined,
+): CommandCheck[] {
+  const out: CommandCheck[] = [];
+  for (const contract of contracts) {
+    if (contract.kind !== "spec" && contract.kind !== "speckit-spec") continue;
+    const map = (contract.header as SpecHeader | undefined)?.model?.map;
+    const tests = (map?.entries ?? []).flatMap((e) =>
+      e.target.kind === "test" ? [{ file: e.target.file, line: e.location.line }] : [],
+    );
+    if (tests.length === 0) continue;
+    const line = command.choose(read, [...new Set(tests.map((t) => t.file))].sort());
+    if (line === undefined) continue;
+    out.push({
+      contract,
+      label: "the proof's test command",
+      line: tests[0]?.line ?? 1,
+      commands: shellCheck(line, ""),
+    });
   }
   return out;
 }

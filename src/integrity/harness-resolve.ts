@@ -8,6 +8,7 @@ import {
   ruleOf,
 } from "./harness-entry.js";
 import { join, type SimpleCommand, simpleCommands } from "./harness-shell.js";
+import { TASK_RUNNER_FILES, type TaskRunner, taskRunner } from "./harness-task-runners.js";
 
 /**
  * The files of the tree at base, read on demand: a string, `null` when the
@@ -284,6 +285,17 @@ function resolveOne(c: SimpleCommand, via: string, ctx: Ctx): void {
   }
   if (name === "tox") {
     tox(rest, c.cwd, here, ctx);
+    return;
+  }
+  if (Object.hasOwn(TASK_RUNNER_FILES, name)) {
+    taskRunner(name as TaskRunner, rest, c.cwd, here, {
+      read: (p) => read(p, ctx),
+      part: (file, entry, v) => part(file, entry, v, ctx),
+      line: (text, cwd, v) => {
+        for (const sc of simpleCommands(text, cwd)) resolveOne(sc, v, ctx);
+      },
+      unresolved: (why) => void ctx.out.unresolved.push(why),
+    });
     return;
   }
   if (name === "go") return; // `go test` builds what the tree holds: the tests themselves are read by the tamper reading

@@ -6,6 +6,7 @@ import {
   PYTHON_CONFIG_FILES,
   STATIC_COMMANDS,
 } from "./harness-resolve.js";
+import { TASK_RUNNER_FILES } from "./harness-task-runners.js";
 
 const code = (s: string) => `\`${s}\``;
 
@@ -55,6 +56,18 @@ export function harnessTable(): string {
       "`tox [-e X]`",
       "`tox.ini` `[testenv]` and `[testenv:X]` (without `-e`: a warning, every environment runs)",
     ],
+    [
+      "`just [-f FILE] [X …]`",
+      `the justfile (${TASK_RUNNER_FILES.just.map(code).join(", ")}) where it runs or in the nearest directory above, whole, and each file it \`import\`s; the commands of recipe X (a bare \`just\`: the first recipe) and of its dependencies resolved in turn (a shebang recipe, an interpolated \`{{…}}\` line or a \`mod\`: a warning)`,
+    ],
+    [
+      "`task [-t FILE] [X …]`",
+      `the Taskfile (${TASK_RUNNER_FILES.task.map(code).join(", ")}) where it runs or in the nearest directory above, whole, and each file it \`includes\`; the \`cmds\` of task X (a bare \`task\`: \`default\`), its \`deps\` and the tasks it calls resolved in turn, in its \`dir\` (an included namespace's task \`ns:X\` or an interpolated \`{{…}}\` command: a warning)`,
+    ],
+    [
+      "`nox [-f FILE] -s X`",
+      "`noxfile.py` where it runs, whole, and a warning: its sessions are Python (`session.run`), so what they run beyond the file is not followed",
+    ],
     ["`go …`", "nothing more: the tests themselves are read by the tamper reading"],
     [
       `${Object.entries(PROGRAM_FILE_FLAGS)
@@ -76,6 +89,10 @@ export function harnessTable(): string {
     [
       STATIC_COMMANDS.map(code).join(", "),
       "nothing: they run no file of the tree that their line does not name (beyond `-f FILE` above)",
+    ],
+    [
+      "the requirement proof's test command, for each base spec with a requirement map (the proof on)",
+      "the `test-command` input (CLI `--test-command`), or the runner detection would choose at base, with `{files}` the spec's mapped tests: resolved as a check's line by the rows above, named `the proof's test command`",
     ],
     [
       "`eval`, `$CMD` as a command, `cd $DIR`, `pnpm -r`/`--filter`/`--workspaces`, `include $(VAR)`, any other command",

@@ -1,4 +1,5 @@
 import { type Finding, finding } from "./types.js";
+import type { Reached } from "./workflow-reach.js";
 
 /**
  * The inputs whose value can weaken the gate, and the pinned gate version:
@@ -69,6 +70,7 @@ export function workflowFindings(
   path: string,
   base: string | undefined,
   head: string | undefined,
+  reached?: Reached,
 ): Finding[] {
   if (base === head) return [];
   const b = base ?? "";
@@ -103,8 +105,31 @@ export function workflowFindings(
       path,
       line: head === undefined ? 1 : Math.min(first + 1, hl.length),
       subject: "workflow",
-      message: `the workflow that runs the gate (${path}) ${what}, and GitHub runs the pull request's copy${named.length > 0 ? `: ${named.join("; ")}` : " (its triggers, permissions, steps or inputs)"}`,
+      message: `${roleOf(path, reached)} ${what}, and GitHub runs the pull request's copy${named.length > 0 ? `: ${named.join("; ")}` : " (its triggers, permissions, steps or inputs)"}`,
       ...(named.length > 0 ? {} : { before: bl[first] ?? "", after: hl[first] ?? "" }),
     }),
   ];
+}
+
+/** How a finding names a reached file: the invoking workflow, or what it is and who calls it. */
+function roleOf(path: string, reached: Reached | undefined): string {
+  if (reached?.via === undefined) return `the workflow that runs the gate (${path})`;
+  return `the ${reached.kind} ${path}, which the gate's run reaches through ${reached.via},`;
+}
+
+/**
+ * Every file the invoking workflow reaches (`reachWorkflows`, at base and at
+ * head: `reached` is their union) compared whole between the two sides:
+ * each that differs is one `gate-config-changed`. A file the run does not
+ * reach is not read at all, so a PR changing an unrelated workflow passes.
+ * Pure.
+ */
+export function reachedWorkflowFindings(
+  reached: readonly Reached[],
+  base: (path: string) => string | null | undefined,
+  head: (path: string) => string | null | undefined,
+): Finding[] {
+  return reached.flatMap((r) =>
+    workflowFindings(r.path, base(r.path) ?? undefined, head(r.path) ?? undefined, r),
+  );
 }

@@ -8,6 +8,7 @@ import { readRepoFile } from "../fs/repo-file.js";
 import { commitPaths, diskPaths, type PathSource } from "../fs/repo-paths.js";
 import type { Git } from "../git/index.js";
 import { compareContracts, supersededPaths, type VersionPair } from "../integrity/compare.js";
+import type { ProofCommand } from "../integrity/harness-diff.js";
 import type { TouchedContract } from "../integrity/pairs.js";
 import type { RunContext } from "../integrity/successor-runs.js";
 import { comparedKind, type Finding } from "../integrity/types.js";
@@ -35,6 +36,8 @@ export interface CompareOptions {
   changed?: ReadonlySet<string>;
   /** What decides whether a superseding contract runs (the PR's head branch, the run's scope). */
   run?: RunContext;
+  /** The requirement proof's test command (absent: the proof is off); its harness is compared too. */
+  proofCommand?: ProofCommand;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type CommandCheck,
   commandChecks,
   harnessFindings,
+  proofChecks,
   resolveAll,
 } from "../integrity/harness-diff.js";
 import type { Finding } from "../integrity/types.js";
@@ -38,9 +39,16 @@ export async function harnessChanges(opts: CompareOptions): Promise<Finding[]> {
   );
   if (![...changed].some((p) => !contractPaths.has(p) && !companions.has(p))) return [];
   const atBase = await versionsAtCommit(opts.git, opts.mergeBase, [...contractPaths]);
-  const checks: CommandCheck[] = commandChecks([...atBase.values()].map((v) => v.contract));
-  if (checks.length === 0) return [];
+  const contracts = [...atBase.values()].map((v) => v.contract);
+  const checks: CommandCheck[] = commandChecks(contracts);
   const base = new Map<string, string | null>();
+  if (opts.proofCommand !== undefined) {
+    // The proof's command is chosen at base, as the gate would have run it there.
+    for (const [p, t] of await readTexts(opts.git, opts.mergeBase, opts.proofCommand.reads))
+      base.set(p, t);
+    checks.push(...proofChecks(contracts, opts.proofCommand, (p) => base.get(p) ?? undefined));
+  }
+  if (checks.length === 0) return [];
   const tree = (p: string) => base.get(p);
   const changedList = [...changed].sort();
   let resolved = resolveAll(checks, tree, changedList);
