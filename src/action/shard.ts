@@ -87,6 +87,8 @@ export async function runShard(args: {
     contracts: proof.contracts,
     sandbox,
     ...(head !== undefined && { commit: { git, sha: head } }),
+    sandboxHost,
+    protect,
     refuse: (info) => legRefusal(info, { auto: "sandbox: auto", off: "`sandbox: off`" }),
   });
   const { summary, contracts: outcomes } = run.result;

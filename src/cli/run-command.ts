@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { openGit } from "../git/index.js";
 import { parseEnvGrant } from "../process/env.js";
@@ -11,6 +12,7 @@ import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
+import { type ContractTrees, FOLDER_ITSELF, openContractTrees } from "../run/contract-trees.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
@@ -36,7 +38,7 @@ import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
 import { cliRedactor, redactingCliIO } from "./redacting.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
-import { committedOnly, findRoot, loadScope, namedPaths, staticCommit } from "./shared.js";
+import { committedOnly, findRoot, inCI, loadScope, namedPaths, staticCommit } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -206,7 +208,28 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   const opened = await openSandbox({ ...sandboxOptions, root });
   // One environment for every command this run starts: checks, oracles and the proof's test runs.
   const built = checkEnvIn(io.env, grant.names, opened.info);
-  const sandbox = withEnvNames(opened, built);
+  let sandbox = withEnvNames(opened, built);
+  // Each contract's commands in a private tree of the commit (issue 32); a plain folder has none.
+  let trees: ContractTrees | undefined;
+  try {
+    trees = commit
+      ? await openContractTrees({
+          git,
+          sha: commit.sha,
+          root: realpathSync(root),
+          sandbox,
+          options: sandboxOptions,
+        })
+      : undefined;
+  } catch (e) {
+    sandbox.close();
+    throw e;
+  }
+  sandbox = { ...sandbox, info: { ...sandbox.info, trees: trees?.isolation ?? FOLDER_ITSELF } };
+  if (commit === undefined && (values.committed === true || inCI(io.env)))
+    io.stderr(
+      `contract-gate: notice: ${root} has no commit (not a git repository): checks read the files on disk and commands ran in the folder itself\n`,
+    );
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   // A leg's report is all the merge sees: no PR command runs without a boundary unless asked (--sandbox off).
@@ -238,12 +261,14 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
       env: built.env,
       envHints: envHintsOf(built, sandbox.info, "cli"),
       runProcess: sandbox.run,
+      ...(trees && { trees }),
       ...(refused !== undefined && { commands: "block" as const, commandsReason: refused }),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });
   } finally {
     sandbox.close();
+    trees?.close();
   }
   progress?.clear();
   // A shard's base is the proof's alone: the merge compares the contracts with it.

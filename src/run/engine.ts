@@ -29,6 +29,7 @@ import {
   refusedOutcome,
   summariseRun,
 } from "../verdict.js";
+import type { ContractTree } from "./contract-trees.js";
 
 /** What to do with command checks (command-exit, oracles) of untrusted code. */
 export type CommandPolicy = "run" | "block" | "skip";
@@ -54,6 +55,13 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** Where command checks run (the run's sandbox); plain processes when absent. */
   runProcess?: ProcessRunner;
+  /**
+   * One private tree per contract (`run/contract-trees.ts`): each contract's
+   * commands run in a tree of its own, opened before its first command and
+   * closed after its last check ended. Absent: every command runs in `root`
+   * through `runProcess` (a plain folder without git: there is no commit to lay).
+   */
+  trees?: { open(contract: string): Promise<ContractTree> };
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
   /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
@@ -132,12 +140,13 @@ export async function runContracts(
 
 async function runContract(
   contract: Contract,
-  ctx: ExecutionContext,
+  outer: ExecutionContext,
   opts: EngineOptions,
   progress: ProgressTracker,
 ): Promise<ContractOutcome> {
   const why = refusal(contract);
   if (why) return refusedOutcome(contract, why);
+  let ctx = outer;
 
   const extraProblems: Problem[] = [];
   let citations: Citations | undefined;
@@ -146,6 +155,34 @@ async function runContract(
     extraProblems.push(...citations.problems);
   }
 
+  // The contract's own tree: its commands see the head commit and each other's writes, nothing else.
+  const commands = contract.criteria.some((k) => k.checks.some((c) => COMMAND_TYPES.has(c.type)));
+  let tree: ContractTree | undefined;
+  let treeError: string | undefined;
+  if (opts.trees && commands && (opts.commands ?? "run") === "run" && !ctx.signal.aborted) {
+    try {
+      tree = await opts.trees.open(contract.path);
+      ctx = { ...ctx, root: tree.root, runProcess: tree.run };
+    } catch (e) {
+      treeError = `not run: the contract's private tree could not be opened: ${(e as Error).message}`;
+    }
+  }
+  try {
+    return await runContractIn(contract, ctx, opts, progress, citations, extraProblems, treeError);
+  } finally {
+    tree?.close();
+  }
+}
+
+async function runContractIn(
+  contract: Contract,
+  ctx: ExecutionContext,
+  opts: EngineOptions,
+  progress: ProgressTracker,
+  citations: Citations | undefined,
+  extraProblems: Problem[],
+  treeError: string | undefined,
+): Promise<ContractOutcome> {
   const results = new Map<Criterion, CheckOutcome[]>();
   // A spec's Verification command decides its own criterion and each
   // acceptance criterion it proves: one check object, run once.
@@ -162,7 +199,15 @@ async function runContract(
     for (const [index, check] of criterion.checks.entries()) {
       let pending = ran.get(check);
       if (pending === undefined) {
-        pending = runCheck(check, criterion, index, checkCtx, opts, citations);
+        pending =
+          treeError !== undefined && COMMAND_TYPES.has(check.type)
+            ? Promise.resolve<CheckResult>({
+                result: "partial",
+                failureReason: "verification-execution-error",
+                reason: treeError,
+                durationMs: 0,
+              })
+            : runCheck(check, criterion, index, checkCtx, opts, citations);
         ran.set(check, pending);
       }
       const result = await pending;

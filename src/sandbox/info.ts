@@ -47,6 +47,12 @@ export interface SandboxInfo {
   error?: string;
   /** The environment's names (never values): what `check-env` granted, what checks did not get. */
   checkEnv?: CheckEnvNames;
+  /**
+   * Where each contract's commands ran (issue 32), as the sentence after
+   * "Each contract's commands ran in": a private tree, a private copy, or
+   * (a plain folder, nothing committed to judge) the folder itself.
+   */
+  trees?: string;
 }
 
 export interface CheckEnvNames {
