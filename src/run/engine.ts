@@ -129,8 +129,12 @@ export async function runContracts(
     // each holding its pending frames. Enough run together to keep every
     // process slot busy.
     const contractSlots = pLimit(CONTRACTS_IN_FLIGHT_PER_SLOT * Math.max(1, opts.maxParallel));
+    // A private tree is a sandbox host (or a copy) of its own: as many open
+    // as there are process slots. With every contract in flight opening one,
+    // 16 hosts started at once, and under load none started within its limit.
+    const treeSlots = pLimit(Math.max(1, opts.maxParallel));
     const outcomes = await Promise.all(
-      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress))),
+      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress, treeSlots))),
     );
     return { summary: summariseRun(outcomes), contracts: outcomes, read: tree.source };
   } finally {
@@ -143,6 +147,7 @@ async function runContract(
   outer: ExecutionContext,
   opts: EngineOptions,
   progress: ProgressTracker,
+  treeSlots: <T>(fn: () => Promise<T>) => Promise<T>,
 ): Promise<ContractOutcome> {
   const why = refusal(contract);
   if (why) return refusedOutcome(contract, why);
@@ -157,21 +162,35 @@ async function runContract(
 
   // The contract's own tree: its commands see the head commit and each other's writes, nothing else.
   const commands = contract.criteria.some((k) => k.checks.some((c) => COMMAND_TYPES.has(c.type)));
-  let tree: ContractTree | undefined;
-  let treeError: string | undefined;
-  if (opts.trees && commands && (opts.commands ?? "run") === "run" && !ctx.signal.aborted) {
-    try {
-      tree = await opts.trees.open(contract.path);
-      ctx = { ...ctx, root: tree.root, runProcess: tree.run };
-    } catch (e) {
-      treeError = `not run: the contract's private tree could not be opened: ${(e as Error).message}`;
+  const trees = opts.trees;
+  if (trees === undefined || !commands || (opts.commands ?? "run") !== "run")
+    return runContractIn(contract, ctx, opts, progress, citations, extraProblems, undefined);
+  // The tree is held from before the contract's first command until its last check has ended.
+  return treeSlots(async () => {
+    let tree: ContractTree | undefined;
+    let treeError: string | undefined;
+    if (!ctx.signal.aborted) {
+      try {
+        tree = await trees.open(contract.path);
+        ctx = { ...ctx, root: tree.root, runProcess: tree.run };
+      } catch (e) {
+        treeError = `not run: the contract's private tree could not be opened: ${(e as Error).message}`;
+      }
     }
-  }
-  try {
-    return await runContractIn(contract, ctx, opts, progress, citations, extraProblems, treeError);
-  } finally {
-    tree?.close();
-  }
+    try {
+      return await runContractIn(
+        contract,
+        ctx,
+        opts,
+        progress,
+        citations,
+        extraProblems,
+        treeError,
+      );
+    } finally {
+      tree?.close();
+    }
+  });
 }
 
 async function runContractIn(
