@@ -55,6 +55,26 @@ export const FOLDER_ITSELF =
   "the folder itself (no commit to judge: a plain folder, or a local run of the working tree)";
 
 /**
+ * Where a run's commands ran, weakest first: the sentence no gate wrote (a
+ * report this version did not produce, or one rewritten), the folder itself,
+ * a private copy, a private tree. The merge of shard legs shows the weakest.
+ */
+const ISOLATION_ORDER: readonly string[] = [FOLDER_ITSELF, ISOLATION.copy, ISOLATION.overlay];
+
+/** What a leg's report says about its trees, as the merge shows it when no gate wrote those words. */
+export const TREES_UNNAMED =
+  "a tree its shard's report did not name (a report from another gate version, or rewritten after its run): nothing is known to have kept contracts apart";
+
+/** The weakest of several reports' trees: an absent or unknown sentence is weaker than any known one. */
+export function weakestTrees(trees: readonly (string | undefined)[]): string | undefined {
+  if (trees.length === 0) return undefined;
+  const rank = (t: string | undefined) => (t === undefined ? -1 : ISOLATION_ORDER.indexOf(t));
+  // Not a sort: `sort` puts an undefined entry last without ranking it.
+  const weakest = trees.reduce((w, t) => (rank(t) < rank(w) ? t : w));
+  return rank(weakest) < 0 ? TREES_UNNAMED : weakest;
+}
+
+/**
  * Every tracked path laid to its head-commit content, as one layer over the
  * checkout: files the working tree changed or deleted restored from the
  * commit, paths it added (untracked, not ignored) left out. Ignored entries
