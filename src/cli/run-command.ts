@@ -226,10 +226,10 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
     throw e;
   }
   sandbox = { ...sandbox, info: { ...sandbox.info, trees: trees?.isolation ?? FOLDER_ITSELF } };
+  // Where a commit was expected (CI) and there is none, say once what that costs:
+  // no private trees, so every contract's checks share the folder and see each other's writes.
   if (commit === undefined && (values.committed === true || inCI(io.env)))
-    io.stderr(
-      `contract-gate: notice: ${root} has no commit (not a git repository): checks read the files on disk and commands ran in the folder itself\n`,
-    );
+    io.stderr(`contract-gate: notice: ${plainFolderNotice(root)}\n`);
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   // A leg's report is all the merge sees: no PR command runs without a boundary unless asked (--sandbox off).
@@ -413,4 +413,9 @@ function progressLine(io: CliIO) {
       if (shown) io.stderr("\r\u001b[2K");
     },
   };
+}
+
+/** The one line a run in a plain folder prints where a commit was expected (issue 32). */
+export function plainFolderNotice(root: string): string {
+  return `${root} has no commit to judge (not a git repository, or nothing committed): every check reads the files on disk and every contract's commands run in this one folder, so checks share it and see what other checks wrote`;
 }
