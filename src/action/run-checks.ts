@@ -1,7 +1,12 @@
 import { realpathSync } from "node:fs";
 import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
-import { type ContractTrees, FOLDER_ITSELF, openContractTrees } from "../run/contract-trees.js";
+import {
+  type ContractTrees,
+  FOLDER_ITSELF,
+  openContractTrees,
+  torndown,
+} from "../run/contract-trees.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
@@ -24,6 +29,8 @@ export interface ChecksRun {
   result: EngineResult;
   sandbox?: SandboxInfo;
   sandboxText?: ReturnType<typeof describeSandbox>;
+  /** Whether every process the checks started had ended (hosts exited) when the run returned. */
+  ended?: boolean;
 }
 
 /**
@@ -102,6 +109,7 @@ export async function runChecks(args: {
   const built = checkEnvIn(env, settings.checkEnv, started.info);
   let sandbox = withEnvNames(started, built);
   let trees: ContractTrees | undefined;
+  let ran: ChecksRun;
   // From here on, however this ends, the sandbox host is closed (finally below).
   try {
     // Each contract's commands in a private tree of the commit (issue 32).
@@ -156,9 +164,11 @@ export async function runChecks(args: {
         );
       },
     });
-    return { result, sandbox: sandbox.info, sandboxText };
+    ran = { result, sandbox: sandbox.info, sandboxText };
   } finally {
     sandbox.close();
     trees?.close();
   }
+  // Nothing is reported from the checks before every process they started has ended.
+  return { ...ran, ended: await torndown(sandbox, trees) };
 }

@@ -12,7 +12,12 @@ import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
-import { type ContractTrees, FOLDER_ITSELF, openContractTrees } from "../run/contract-trees.js";
+import {
+  type ContractTrees,
+  FOLDER_ITSELF,
+  openContractTrees,
+  torndown,
+} from "../run/contract-trees.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
@@ -269,6 +274,13 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   } finally {
     sandbox.close();
     trees?.close();
+  }
+  // A leg's report is read by the merge: written only once every process of its checks has ended.
+  if (!(await torndown(sandbox, trees)) && sharded) {
+    io.stderr(
+      "contract-gate: this shard's sandbox did not end every process its checks started; no report is written, so the merge fails closed\n",
+    );
+    return EXIT.failed;
   }
   progress?.clear();
   // A shard's base is the proof's alone: the merge compares the contracts with it.

@@ -41,6 +41,8 @@ export interface ContractTrees {
   isolation: string;
   /** Removes what the trees left (the head layer file). */
   close(): void;
+  /** Settles once every tree's processes have ended (each host exited), after each tree closed. */
+  ended(): Promise<void>;
 }
 
 /** Isolation sentences, as the report shows them after "Each contract's commands ran in". */
@@ -53,6 +55,32 @@ export const ISOLATION = {
 /** Without a commit (a plain folder) there is nothing to lay: commands run where the files are. */
 export const FOLDER_ITSELF =
   "the folder itself (no commit to judge: a plain folder, or a local run of the working tree)";
+
+/** How long a closed run waits for its hosts to exit before it says they did not. */
+export const TEARDOWN_MS = 10_000;
+
+/**
+ * After the run's sandbox and trees were closed: whether every process they
+ * started has ended (each host exited, its pid namespace with it) within
+ * `withinMs`. A shard leg writes its report only then: a process a check
+ * left behind must not outlive the checks and rewrite what the merge reads.
+ */
+export async function torndown(
+  sandbox: { ended?: () => Promise<void> },
+  trees: ContractTrees | undefined,
+  withinMs = TEARDOWN_MS,
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), withinMs);
+  });
+  const all = Promise.all([sandbox.ended?.(), trees?.ended()]).then(() => true as const);
+  try {
+    return await Promise.race([all, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Where a run's commands ran, weakest first: the sentence no gate wrote (a
@@ -144,9 +172,11 @@ export async function openContractTrees(input: TreesInput): Promise<ContractTree
   if (boundary) {
     const layerFile = join(dir, "head.layer");
     writeFileSync(layerFile, encodeLayer(layer), { mode: 0o600 });
+    const hosts: Promise<void>[] = [];
     return {
       isolation: ISOLATION.overlay,
       close,
+      ended: () => Promise.all(hosts).then(() => {}),
       async open() {
         const sandbox = await openSandbox({
           ...input.options,
@@ -154,7 +184,14 @@ export async function openContractTrees(input: TreesInput): Promise<ContractTree
           root: input.root,
           privateTree: { layer: layerFile },
         });
-        return { run: sandbox.run, root: input.root, close: () => sandbox.close() };
+        return {
+          run: sandbox.run,
+          root: input.root,
+          close: () => {
+            sandbox.close();
+            if (sandbox.ended) hosts.push(sandbox.ended());
+          },
+        };
       },
     };
   }
@@ -166,6 +203,8 @@ export async function openContractTrees(input: TreesInput): Promise<ContractTree
   return {
     isolation: ISOLATION.copy,
     close,
+    // Copies run through the run's own runner: the run's sandbox says when its processes ended.
+    ended: async () => {},
     async open() {
       const tree = join(dir, `c${++n}`);
       copyHead(input.root, tree, listing, layer, ignored);

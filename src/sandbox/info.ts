@@ -75,4 +75,10 @@ export interface Sandbox {
   /** Runs every command of a check; under `required` without a boundary, refuses. */
   run: ProcessRunner;
   close(): void;
+  /**
+   * Settles once every process the sandbox started has ended (its host
+   * exited, the pid namespace with it), after `close`. Absent without a
+   * host: there is no namespace whose end says so.
+   */
+  ended?: () => Promise<void>;
 }
