@@ -14,6 +14,8 @@ if (process.env.BENCH_SCALE) await import("./scale.mjs");
 // Sharding: unsharded vs 4 shards run in turn, then the merge; minutes too: only when asked.
 if (process.env.BENCH_SHARD) await import("./shard.mjs");
 await import("./grep.mjs");
+// Per-contract private trees (issue 32): the run judging a commit against bare spawns.
+await import("./trees.mjs");
 // The action bench drives the TypeScript API stand-in from test/, so it runs through tsx.
 const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 const action = spawnSync(tsx, [fileURLToPath(new URL("./action.ts", import.meta.url))], {
@@ -42,3 +44,8 @@ const proof = spawnSync(tsx, [fileURLToPath(new URL("./proof.ts", import.meta.ur
   stdio: "inherit",
 });
 if (proof.status !== 0) process.exitCode = proof.status ?? 1;
+// Opening one contract's private tree over a 50,000-file checkout (through tsx: it imports src/).
+const treeOpen = spawnSync(tsx, [fileURLToPath(new URL("./tree-open.ts", import.meta.url))], {
+  stdio: "inherit",
+});
+if (treeOpen.status !== 0) process.exitCode = treeOpen.status ?? 1;

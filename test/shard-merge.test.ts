@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { FOLDER_ITSELF, ISOLATION, TREES_UNNAMED } from "../src/run/contract-trees.js";
 import { scopeDigest } from "../src/shard/assign.js";
 import { type FoundReport, mergeShardReports } from "../src/shard/merge.js";
 import {
@@ -211,5 +212,46 @@ describe("mergeShardReports", () => {
     );
     expect(codes(m).sort()).toEqual(["shard-report-mismatch", "shard-report-missing"]);
     expect(m.outcomes.some((o) => o.path === "b.md")).toBe(false);
+  });
+});
+
+describe("mergeShardReports: the legs' isolation (issue 32)", () => {
+  const boundary = { mode: "auto", mechanism: "namespaces (root)", cgroup: "v2", memoryMb: 512 };
+  const withSandbox = (index: number, paths: string[], sandbox: Record<string, unknown>) =>
+    found({ ...report(index, 2, paths), sandbox } as ReturnType<typeof report>);
+  const merged = (one: Record<string, unknown>, two: Record<string, unknown>) =>
+    mergeShardReports(
+      [withSandbox(1, ["a.md"], one), withSandbox(2, ["b.md", "c.md"], two)],
+      EXPECT,
+      "d",
+    ).sandbox;
+
+  it("shows the weakest trees any leg reported, not the trees of the leg with the weakest boundary", () => {
+    // Leg 2 is the weaker boundary (a warning) yet kept contracts apart; leg 1's commands shared a folder.
+    const m = merged(
+      { ...boundary, trees: FOLDER_ITSELF },
+      { ...boundary, warning: "no cgroup", trees: ISOLATION.overlay },
+    );
+    expect(m?.warning).toBe("no cgroup");
+    expect(m?.trees).toBe(FOLDER_ITSELF);
+    // Control: two legs in private trees merge as private trees; a copy is weaker than a tree.
+    expect(
+      merged({ ...boundary, trees: ISOLATION.overlay }, { ...boundary, trees: ISOLATION.overlay })
+        ?.trees,
+    ).toBe(ISOLATION.overlay);
+    expect(
+      merged({ ...boundary, trees: ISOLATION.copy }, { ...boundary, trees: ISOLATION.overlay })
+        ?.trees,
+    ).toBe(ISOLATION.copy);
+  });
+
+  it("a leg that names no trees, or words no gate wrote, merges as unnamed: never as a private tree", () => {
+    expect(merged({ ...boundary, trees: ISOLATION.overlay }, boundary)?.trees).toBe(TREES_UNNAMED);
+    expect(
+      merged(
+        { ...boundary, trees: ISOLATION.overlay },
+        { ...boundary, trees: "a private tree, promise" },
+      )?.trees,
+    ).toBe(TREES_UNNAMED);
   });
 });

@@ -190,6 +190,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           contracts: proof.contracts,
           sandbox: opened,
           ...(head !== undefined && { commit: { git, sha: head } }),
+          sandboxHost,
+          protect,
         }),
       );
     };

@@ -1,9 +1,21 @@
+import { realpathSync } from "node:fs";
 import type { Git } from "../git/index.js";
 import type { Contract } from "../model/contract.js";
+import {
+  type ContractTrees,
+  FOLDER_ITSELF,
+  openContractTrees,
+  torndown,
+} from "../run/contract-trees.js";
 import { type EngineResult, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
-import { openSandbox, type Sandbox, type SandboxInfo } from "../sandbox/index.js";
+import {
+  openSandbox,
+  type Sandbox,
+  type SandboxInfo,
+  type SandboxOptions,
+} from "../sandbox/index.js";
 import { isUntrusted, type Target } from "./event.js";
 import type { ActionSettings } from "./inputs.js";
 import type { ActionIO } from "./io.js";
@@ -17,6 +29,8 @@ export interface ChecksRun {
   result: EngineResult;
   sandbox?: SandboxInfo;
   sandboxText?: ReturnType<typeof describeSandbox>;
+  /** Whether every process the checks started had ended (hosts exited) when the run returned. */
+  ended?: boolean;
 }
 
 /**
@@ -31,17 +45,26 @@ export function startSandbox(args: {
   /** The action's own files: read-only for commands. */
   protect: readonly string[] | undefined;
 }): Promise<Sandbox> {
+  return openSandbox({ ...sandboxOptionsOf(args), root: args.settings.workingDirectory });
+}
+
+/** How the run's sandbox is asked for; each contract's private tree asks the same way. */
+function sandboxOptionsOf(args: {
+  env: NodeJS.ProcessEnv;
+  settings: ActionSettings;
+  sandboxHost: readonly string[] | undefined;
+  protect: readonly string[] | undefined;
+}): Omit<SandboxOptions, "root" | "privateTree"> {
   const { env, settings, sandboxHost, protect } = args;
-  return openSandbox({
+  return {
     mode: settings.sandbox,
-    root: settings.workingDirectory,
     env,
     hostCommand: sandboxHost,
     memoryMb: settings.checkMemoryMb,
     extraReads: settings.sandboxRead,
     network: settings.checkNetwork,
     ...(protect && { protect }),
-  });
+  };
 }
 
 /**
@@ -61,6 +84,9 @@ export async function runChecks(args: {
   commit?: { git: Git; sha: string };
   /** Why no command may run in the sandbox this run got (a shard leg without a boundary), if so. */
   refuse?: (info: SandboxInfo) => string | undefined;
+  /** How the sandbox host starts, and the action's own files: each contract's tree is a sandbox too. */
+  sandboxHost?: readonly string[] | undefined;
+  protect?: readonly string[] | undefined;
 }): Promise<ChecksRun> {
   const { io, env, settings, target, contracts } = args;
   if (args.sandbox === undefined) {
@@ -81,9 +107,27 @@ export async function runChecks(args: {
   const started = await args.sandbox;
   // Built for this sandbox's view; the same for the proof's runs (proof.ts).
   const built = checkEnvIn(env, settings.checkEnv, started.info);
-  const sandbox = withEnvNames(started, built);
+  let sandbox = withEnvNames(started, built);
+  let trees: ContractTrees | undefined;
+  let ran: ChecksRun;
   // From here on, however this ends, the sandbox host is closed (finally below).
   try {
+    // Each contract's commands in a private tree of the commit (issue 32).
+    trees = args.commit
+      ? await openContractTrees({
+          git: args.commit.git,
+          sha: args.commit.sha,
+          root: realpathSync(settings.workingDirectory),
+          sandbox,
+          options: sandboxOptionsOf({
+            env,
+            settings,
+            sandboxHost: args.sandboxHost,
+            protect: args.protect,
+          }),
+        })
+      : undefined;
+    sandbox = { ...sandbox, info: { ...sandbox.info, trees: trees?.isolation ?? FOLDER_ITSELF } };
     const sandboxText = describeSandbox(sandbox.info);
     io.info(sandboxText.line);
     if (sandboxText.warning) io.warning(`contract-gate: ${sandboxText.warning}`);
@@ -105,6 +149,7 @@ export async function runChecks(args: {
       env: built.env,
       envHints: envHintsOf(built, sandbox.info, "action"),
       runProcess: sandbox.run,
+      ...(trees && { trees }),
       commands,
       ...(refused !== undefined && { commandsReason: refused }),
       ...(settings.untrustedCommands === "sandbox" &&
@@ -119,8 +164,11 @@ export async function runChecks(args: {
         );
       },
     });
-    return { result, sandbox: sandbox.info, sandboxText };
+    ran = { result, sandbox: sandbox.info, sandboxText };
   } finally {
     sandbox.close();
+    trees?.close();
   }
+  // Nothing is reported from the checks before every process they started has ended.
+  return { ...ran, ended: await torndown(sandbox, trees) };
 }

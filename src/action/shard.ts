@@ -98,8 +98,15 @@ export async function runShard(args: {
     contracts: proof.contracts,
     sandbox,
     ...(head !== undefined && { commit: { git, sha: head } }),
+    sandboxHost,
+    protect,
     refuse: (info) => legRefusal(info, { auto: "sandbox: auto", off: "`sandbox: off`" }),
   });
+  // A process a check left behind could rewrite this report before the upload: none is written then.
+  if (run.ended === false)
+    throw new StopRun(
+      "contract-gate: this shard's sandbox did not end every process its checks started; no report is written, so the merge fails closed",
+    );
   const { summary, contracts: outcomes } = run.result;
   io.untrusted(renderTerminal(summary, outcomes, plain));
 

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { openGit } from "../git/index.js";
 import { parseEnvGrant } from "../process/env.js";
@@ -12,6 +13,12 @@ import { runningTestProver } from "../proof/run/prover.js";
 import { DEFAULT_MARKDOWN_BUDGET } from "../report/markdown.js";
 import { redactChunks } from "../report/redact.js";
 import { runReportJsonChunks } from "../report/run-json.js";
+import {
+  type ContractTrees,
+  FOLDER_ITSELF,
+  openContractTrees,
+  torndown,
+} from "../run/contract-trees.js";
 import { type EngineResult, type Progress, runContracts } from "../run/engine.js";
 import { checkEnvIn, envHintsOf, withEnvNames } from "../sandbox/check-env.js";
 import { describeSandbox } from "../sandbox/describe.js";
@@ -37,7 +44,7 @@ import { printRun } from "./print-run.js";
 import { cliProof } from "./proof.js";
 import { cliRedactor, redactingCliIO } from "./redacting.js";
 import { shardOfScope, writeReportFile } from "./shard.js";
-import { committedOnly, findRoot, loadScope, namedPaths, staticCommit } from "./shared.js";
+import { committedOnly, findRoot, inCI, loadScope, namedPaths, staticCommit } from "./shared.js";
 
 /** Exit code after Ctrl-C, as shells report a SIGINT death. */
 export const EXIT_INTERRUPTED = 130;
@@ -207,7 +214,28 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   const opened = await openSandbox({ ...sandboxOptions, root });
   // One environment for every command this run starts: checks, oracles and the proof's test runs.
   const built = checkEnvIn(io.env, grant.names, opened.info);
-  const sandbox = withEnvNames(opened, built);
+  let sandbox = withEnvNames(opened, built);
+  // Each contract's commands in a private tree of the commit (issue 32); a plain folder has none.
+  let trees: ContractTrees | undefined;
+  try {
+    trees = commit
+      ? await openContractTrees({
+          git,
+          sha: commit.sha,
+          root: realpathSync(root),
+          sandbox,
+          options: sandboxOptions,
+        })
+      : undefined;
+  } catch (e) {
+    sandbox.close();
+    throw e;
+  }
+  sandbox = { ...sandbox, info: { ...sandbox.info, trees: trees?.isolation ?? FOLDER_ITSELF } };
+  // Where a commit was expected (CI) and there is none, say once what that costs:
+  // no private trees, so every contract's checks share the folder and see each other's writes.
+  if (commit === undefined && (values.committed === true || inCI(io.env)))
+    io.stderr(`contract-gate: notice: ${plainFolderNotice(root)}\n`);
   const shown = describeSandbox(sandbox.info);
   if (shown.warning) io.stderr(`contract-gate: warning: ${shown.warning}\n`);
   // A leg's report is all the merge sees: no PR command runs without a boundary unless asked (--sandbox off).
@@ -239,12 +267,21 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
       env: built.env,
       envHints: envHintsOf(built, sandbox.info, "cli"),
       runProcess: sandbox.run,
+      ...(trees && { trees }),
       ...(refused !== undefined && { commands: "block" as const, commandsReason: refused }),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });
   } finally {
     sandbox.close();
+    trees?.close();
+  }
+  // A leg's report is read by the merge: written only once every process of its checks has ended.
+  if (!(await torndown(sandbox, trees)) && sharded) {
+    io.stderr(
+      "contract-gate: this shard's sandbox did not end every process its checks started; no report is written, so the merge fails closed\n",
+    );
+    return EXIT.failed;
   }
   progress?.clear();
   // A shard's base is the proof's alone: the merge compares the contracts with it.
@@ -389,4 +426,9 @@ function progressLine(io: CliIO) {
       if (shown) io.stderr("\r\u001b[2K");
     },
   };
+}
+
+/** The one line a run in a plain folder prints where a commit was expected (issue 32). */
+export function plainFolderNotice(root: string): string {
+  return `${root} has no commit to judge (not a git repository, or nothing committed): every check reads the files on disk and every contract's commands run in this one folder, so checks share it and see what other checks wrote`;
 }

@@ -86,6 +86,8 @@ const SandboxSchema = z.object({
   error: z.string().optional(),
   /** The checks' environment by name (docs/security.md): granted by check-env, withheld. Never values. */
   checkEnv: z.object({ granted: z.array(z.string()), withheld: z.array(z.string()) }).optional(),
+  /** Where each contract's commands ran (issue 32): a private tree, a private copy, or the folder itself. */
+  trees: z.string().optional(),
 });
 
 /**

@@ -29,6 +29,7 @@ import {
   refusedOutcome,
   summariseRun,
 } from "../verdict.js";
+import type { ContractTree } from "./contract-trees.js";
 
 /** What to do with command checks (command-exit, oracles) of untrusted code. */
 export type CommandPolicy = "run" | "block" | "skip";
@@ -54,6 +55,13 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** Where command checks run (the run's sandbox); plain processes when absent. */
   runProcess?: ProcessRunner;
+  /**
+   * One private tree per contract (`run/contract-trees.ts`): each contract's
+   * commands run in a tree of its own, opened before its first command and
+   * closed after its last check ended. Absent: every command runs in `root`
+   * through `runProcess` (a plain folder without git: there is no commit to lay).
+   */
+  trees?: { open(contract: string): Promise<ContractTree> };
   /** `run` unless the code under test is untrusted (see the action's `untrusted-commands`). */
   commands?: CommandPolicy;
   /** Why commands are blocked or skipped, as the policy's user set it (default `untrusted-commands: <policy>`). */
@@ -121,8 +129,12 @@ export async function runContracts(
     // each holding its pending frames. Enough run together to keep every
     // process slot busy.
     const contractSlots = pLimit(CONTRACTS_IN_FLIGHT_PER_SLOT * Math.max(1, opts.maxParallel));
+    // A private tree is a sandbox host (or a copy) of its own: as many open
+    // as there are process slots. With every contract in flight opening one,
+    // 16 hosts started at once, and under load none started within its limit.
+    const treeSlots = pLimit(Math.max(1, opts.maxParallel));
     const outcomes = await Promise.all(
-      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress))),
+      contracts.map((c) => contractSlots(() => runContract(c, ctx, opts, progress, treeSlots))),
     );
     return { summary: summariseRun(outcomes), contracts: outcomes, read: tree.source };
   } finally {
@@ -132,12 +144,14 @@ export async function runContracts(
 
 async function runContract(
   contract: Contract,
-  ctx: ExecutionContext,
+  outer: ExecutionContext,
   opts: EngineOptions,
   progress: ProgressTracker,
+  treeSlots: <T>(fn: () => Promise<T>) => Promise<T>,
 ): Promise<ContractOutcome> {
   const why = refusal(contract);
   if (why) return refusedOutcome(contract, why);
+  let ctx = outer;
 
   const extraProblems: Problem[] = [];
   let citations: Citations | undefined;
@@ -146,6 +160,48 @@ async function runContract(
     extraProblems.push(...citations.problems);
   }
 
+  // The contract's own tree: its commands see the head commit and each other's writes, nothing else.
+  const commands = contract.criteria.some((k) => k.checks.some((c) => COMMAND_TYPES.has(c.type)));
+  const trees = opts.trees;
+  if (trees === undefined || !commands || (opts.commands ?? "run") !== "run")
+    return runContractIn(contract, ctx, opts, progress, citations, extraProblems, undefined);
+  // The tree is held from before the contract's first command until its last check has ended.
+  return treeSlots(async () => {
+    let tree: ContractTree | undefined;
+    let treeError: string | undefined;
+    if (!ctx.signal.aborted) {
+      try {
+        tree = await trees.open(contract.path);
+        ctx = { ...ctx, root: tree.root, runProcess: tree.run };
+      } catch (e) {
+        treeError = `not run: the contract's private tree could not be opened: ${(e as Error).message}`;
+      }
+    }
+    try {
+      return await runContractIn(
+        contract,
+        ctx,
+        opts,
+        progress,
+        citations,
+        extraProblems,
+        treeError,
+      );
+    } finally {
+      tree?.close();
+    }
+  });
+}
+
+async function runContractIn(
+  contract: Contract,
+  ctx: ExecutionContext,
+  opts: EngineOptions,
+  progress: ProgressTracker,
+  citations: Citations | undefined,
+  extraProblems: Problem[],
+  treeError: string | undefined,
+): Promise<ContractOutcome> {
   const results = new Map<Criterion, CheckOutcome[]>();
   // A spec's Verification command decides its own criterion and each
   // acceptance criterion it proves: one check object, run once.
@@ -162,7 +218,15 @@ async function runContract(
     for (const [index, check] of criterion.checks.entries()) {
       let pending = ran.get(check);
       if (pending === undefined) {
-        pending = runCheck(check, criterion, index, checkCtx, opts, citations);
+        pending =
+          treeError !== undefined && COMMAND_TYPES.has(check.type)
+            ? Promise.resolve<CheckResult>({
+                result: "partial",
+                failureReason: "verification-execution-error",
+                reason: treeError,
+                durationMs: 0,
+              })
+            : runCheck(check, criterion, index, checkCtx, opts, citations);
         ran.set(check, pending);
       }
       const result = await pending;

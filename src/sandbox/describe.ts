@@ -10,7 +10,8 @@ import type { CheckEnvNames, SandboxInfo, SandboxView } from "./info.js";
 export function describeSandbox(info: SandboxInfo): { line: string; warning?: string } {
   const described = describeBoundary(info);
   const env = info.checkEnv ? ` ${describeEnv(info.checkEnv)}` : "";
-  return { ...described, line: `${described.line}${env}` };
+  const trees = info.trees ? ` Each contract's commands ran in ${info.trees}.` : "";
+  return { ...described, line: `${described.line}${trees}${env}` };
 }
 
 /** How many withheld names the line lists; the JSON report has them all. */

@@ -47,11 +47,19 @@ export class HostConnection {
   private readonly pending = new Map<number, Pending>();
   private dead: string | undefined;
 
+  /** Settles once the host has exited: its pid namespace, every check's process in it, ended with it. */
+  readonly ended: Promise<void>;
+
   private constructor(
     private readonly child: ChildProcess,
     private readonly memoryMb: number,
     private readonly pidsMax: number,
-  ) {}
+  ) {
+    this.ended = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once("exit", () => resolve());
+    });
+  }
 
   /** Starts `argv` (the launcher, unshare and the host entry) and waits for it to be ready. */
   static start(argv: readonly string[], config: HostConfig): Promise<HostStart> {

@@ -179,6 +179,7 @@ async function findBoundary(
       },
       run,
       close: () => host.close(),
+      ended: () => host.ended,
       ...(started.viewMs !== undefined && { viewMs: started.viewMs }),
       ...(started.treeMs !== undefined && { treeMs: started.treeMs }),
       ...(started.spawnMs !== undefined && {

@@ -50,6 +50,12 @@ export interface SandboxInfo {
   error?: string;
   /** The environment's names (never values): what `check-env` granted, what checks did not get. */
   checkEnv?: CheckEnvNames;
+  /**
+   * Where each contract's commands ran (issue 32), as the sentence after
+   * "Each contract's commands ran in": a private tree, a private copy, or
+   * (a plain folder, nothing committed to judge) the folder itself.
+   */
+  trees?: string;
 }
 
 export interface CheckEnvNames {
@@ -74,4 +80,10 @@ export interface Sandbox {
   /** Runs every command of a check; under `required` without a boundary, refuses. */
   run: ProcessRunner;
   close(): void;
+  /**
+   * Settles once every process the sandbox started has ended (its host
+   * exited, the pid namespace with it), after `close`. Absent without a
+   * host: there is no namespace whose end says so.
+   */
+  ended?: () => Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { ProblemCode } from "../model/problem-codes.js";
 import { problem } from "../model/problems.js";
+import { weakestTrees } from "../run/contract-trees.js";
 import type { SandboxInfo } from "../sandbox/index.js";
 import type { ContractOutcome } from "../verdict.js";
 import { scopeDigest } from "./assign.js";
@@ -227,9 +228,21 @@ function failureRows(complaints: readonly Complaint[]): ContractOutcome[] {
   }));
 }
 
-/** Fail-closed reading of several shards' sandboxes: the first that ran nothing, else unbounded, else warned, else the first. */
+/**
+ * Fail-closed reading of several shards' sandboxes: the first that ran
+ * nothing, else unbounded, else warned, else the first; with the weakest
+ * trees any of them reported (issue 32), whichever leg that was: a leg whose
+ * commands shared a folder makes the whole run's isolation that.
+ */
 function weakestSandbox(infos: readonly (SandboxInfo | undefined)[]): SandboxInfo | undefined {
   const present = infos.filter((s): s is SandboxInfo => s !== undefined);
+  const weakest = weakestBoundary(present);
+  if (weakest === undefined) return undefined;
+  const trees = weakestTrees(present.map((s) => s.trees));
+  return trees === undefined ? weakest : { ...weakest, trees };
+}
+
+function weakestBoundary(present: readonly SandboxInfo[]): SandboxInfo | undefined {
   const rank = (s: SandboxInfo) =>
     s.error !== undefined
       ? 0
