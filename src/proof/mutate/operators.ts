@@ -38,9 +38,14 @@ export function applyMutant(text: string, m: Mutant): string {
 
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/;
 
-/** Whether the gate can mutate this file. */
+/** Whether the gate can mutate this file: JavaScript/TypeScript (not declarations) or Python (not stubs). */
 export function mutable(path: string): boolean {
-  return JS_FILE.test(path) && !/\.d\.[cm]?ts$/.test(path);
+  return (JS_FILE.test(path) && !/\.d\.[cm]?ts$/.test(path)) || isPython(path);
+}
+
+/** Python source, mutated through Python's own parser (src/proof/python/). */
+export function isPython(path: string): boolean {
+  return path.endsWith(".py");
 }
 
 const FLIP: Record<string, string> = {
@@ -82,7 +87,7 @@ const isNode = (v: unknown): v is Node =>
  * source order. A file that does not parse has none.
  */
 export function mutantsOf(file: string, text: string, lines: ReadonlySet<number>): Mutant[] {
-  if (!mutable(file) || lines.size === 0) return [];
+  if (!JS_FILE.test(file) || !mutable(file) || lines.size === 0) return [];
   const plugins: ParserPlugin[] = /\.[cm]?tsx?$/.test(file) ? ["typescript"] : [];
   if (/x$/.test(file) || !/\.[cm]?ts$/.test(file)) plugins.push("jsx");
   let ast: unknown;

@@ -1,28 +1,10 @@
 import type { Mutant } from "./operators.js";
 
-/**
- * The lines of `head` a pull request added or changed against `base`, pure:
- * a head line counts as changed when no unclaimed base line has the same
- * text (trimmed), so moved lines are not changed and a new file is all
- * changed. An approximation of the diff that needs no diff algorithm and
- * never misses an edited line.
- */
-export function changedLines(base: string | undefined, head: string): Set<number> {
-  const lines = head.split("\n");
+/** Every non-blank line of a file the merge base lacks (1-based): all of it is the change. */
+export function allLines(head: string): Set<number> {
   const out = new Set<number>();
-  if (base === undefined) {
-    lines.forEach((l, k) => {
-      if (l.trim() !== "") out.add(k + 1);
-    });
-    return out;
-  }
-  const left = new Map<string, number>();
-  for (const l of base.split("\n")) left.set(l.trim(), (left.get(l.trim()) ?? 0) + 1);
-  lines.forEach((l, k) => {
-    const t = l.trim();
-    const n = left.get(t) ?? 0;
-    if (n > 0) left.set(t, n - 1);
-    else if (t !== "") out.add(k + 1);
+  head.split("\n").forEach((l, k) => {
+    if (l.trim() !== "") out.add(k + 1);
   });
   return out;
 }

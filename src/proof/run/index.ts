@@ -287,7 +287,14 @@ export async function proveTests(
       return settledAll;
     // Mutation adequacy (docs/proof.md): each mutant a private tree of the head with the
     // mutated file in its layer, its requirement's mapped tests run alone in it.
-    const pool = mutantPool(checkout, content);
+    const pool = await mutantPool({
+      checkout,
+      content,
+      git: ctx.git,
+      base: ctx.base,
+      env: ctx.env,
+      signal: ctx.signal,
+    });
     const side: MutantSide = async (name, m, text) => {
       const variant = v.variant(
         name,

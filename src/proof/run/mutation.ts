@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyMutant, type Mutant, mutable, mutantsOf } from "../mutate/operators.js";
-import { changedLines, sampleMutants } from "../mutate/sample.js";
+import type { Git } from "../../git/index.js";
+import { applyMutant, isPython, type Mutant, mutable, mutantsOf } from "../mutate/operators.js";
+import { allLines, sampleMutants } from "../mutate/sample.js";
+import { pythonMutantsOf } from "../python/mutants.js";
+import { readPythonTrees } from "../python/tree.js";
 import type { MutantTally, ProvedTest } from "../types.js";
 import type { GradedEntry } from "./grade.js";
 import { runSolo, type SideInput } from "./side.js";
@@ -18,25 +21,44 @@ const SHOWN = 5;
 /**
  * Every mutant of the lines the pull request added or changed in the
  * non-test files the base view restores or leaves out (docs/proof.md,
- * "Mutation adequacy"): head text from the checkout, base text from the
- * base view's content.
+ * "Mutation adequacy"): head text from the checkout; the changed lines from
+ * the diff against the merge base (`Git.changedLines`), a file the base
+ * lacks all changed. Python files are parsed by `python3` on `env`'s PATH.
  */
-export function mutantPool(checkout: string, content: BaseContent): Mutant[] {
+export async function mutantPool(opts: {
+  checkout: string;
+  content: BaseContent;
+  git: Pick<Git, "changedLines">;
+  base: string;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}): Promise<Mutant[]> {
+  const { checkout, content } = opts;
   const paths = [...new Set([...content.files.keys(), ...content.hide])].filter(mutable).sort();
-  const out: Mutant[] = [];
+  const heads = new Map<string, string>();
   for (const p of paths) {
-    let head: string;
     try {
-      head = readFileSync(join(checkout, p), "utf8");
+      heads.set(p, readFileSync(join(checkout, p), "utf8"));
     } catch {
-      continue; // deleted by the pull request: nothing at head to mutate
+      // deleted by the pull request: nothing at head to mutate
     }
-    const base = content.files.get(p);
-    const lines = changedLines(
-      base === undefined ? undefined : Buffer.from(base.bytes).toString("utf8"),
-      head,
+  }
+  const modified = [...heads.keys()].filter((p) => content.files.has(p));
+  const diff = await opts.git.changedLines(opts.base, modified);
+  const python = [...heads.keys()].filter(isPython);
+  const trees = await readPythonTrees(
+    python.map((p) => join(checkout, p)),
+    opts.env,
+    opts.signal,
+  );
+  const out: Mutant[] = [];
+  for (const [p, head] of heads) {
+    const lines = content.files.has(p) ? (diff.get(p) ?? new Set<number>()) : allLines(head);
+    out.push(
+      ...(isPython(p)
+        ? pythonMutantsOf(p, head, trees.get(join(checkout, p)), lines)
+        : mutantsOf(p, head, lines)),
     );
-    out.push(...mutantsOf(p, head, lines));
   }
   return out;
 }
