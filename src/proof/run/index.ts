@@ -82,6 +82,8 @@ export interface ProverContext {
   mutantsPerRequirement?: number;
   /** `mutation-timeout-seconds`: the whole mutation step's budget, default 300. */
   mutationTimeoutSeconds?: number;
+  /** How many mutants run at once (the run's `max-parallel`); default 1. */
+  mutationLanes?: number;
   /** Where runs happen: `sandboxRunners(…)`; absent: plain processes, no boundary. */
   runners?: RunnerFactory;
   /** The environment for test commands, already stripped of credentials. */
@@ -345,6 +347,7 @@ export async function proveTests(
               deadline,
               side,
               checkout,
+              ...(ctx.mutationLanes !== undefined && { lanes: ctx.mutationLanes }),
             });
       settledAll.set(contract, {
         ...proof,

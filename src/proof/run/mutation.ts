@@ -75,9 +75,13 @@ export type MutantSide = (
 
 /**
  * Runs each proven requirement's sampled mutants against its mapped tests,
- * each alone; a mutant is killed when one of them exits non-zero. Sequential,
- * bounded by `deadline` (epoch ms): a requirement not decided by then is
- * `undecided`. Keyed by requirement id.
+ * each alone; a mutant is killed when one of them exits non-zero. One kill
+ * proves the requirement, so its later mutants are not started once an
+ * earlier one is killed. Up to `lanes` mutants run at once; the tally reads
+ * each requirement's outcomes in sample order up to its first kill, so it is
+ * the same whatever finished first. Bounded by `deadline` (epoch ms): a
+ * requirement whose outcomes up to a kill (or all of them) are not in by
+ * then is `undecided`. Keyed by requirement id.
  */
 export async function runMutants(opts: {
   requirements: ReadonlyMap<string, GradedEntry[]>;
@@ -86,46 +90,67 @@ export async function runMutants(opts: {
   deadline: number;
   side: MutantSide;
   checkout: string;
+  lanes?: number;
 }): Promise<Map<string, MutantTally | "undecided">> {
-  const out = new Map<string, MutantTally | "undecided">();
-  let k = 0;
   const texts = new Map<string, string>();
   const textOf = (file: string) => {
     if (!texts.has(file)) texts.set(file, readFileSync(join(opts.checkout, file), "utf8"));
     return texts.get(file) as string;
   };
-  for (const [requirement, tests] of [...opts.requirements].sort(([a], [b]) =>
-    a.localeCompare(b),
-  )) {
-    const chosen = sampleMutants(opts.pool, opts.perRequirement, requirement);
+  const plans = [...opts.requirements]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([requirement, tests]) => ({
+      requirement,
+      tests,
+      chosen: sampleMutants(opts.pool, opts.perRequirement, requirement),
+      killed: [] as (boolean | undefined)[],
+    }));
+  const jobs = plans.flatMap((plan) => plan.chosen.map((m, index) => ({ plan, m, index })));
+  let k = 0;
+  const runOne = async (plan: (typeof plans)[number], m: Mutant): Promise<boolean> => {
+    const n = ++k;
+    const side = await opts.side(`mutant-${n}`, m, applyMutant(textOf(m.file), m));
+    try {
+      for (const t of plan.tests) {
+        const one = await runSolo(side.input, t.file, t.name, `mutant-${n}-${t.file.length}`);
+        const exit = one.run.exitCode;
+        if (exit !== undefined && exit !== 0 && exit !== 126 && exit !== 127) return true;
+      }
+      return false;
+    } finally {
+      side.close();
+    }
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++]!;
+      // An earlier mutant of the same requirement already killed: this one cannot change the tally.
+      if (job.plan.killed.slice(0, job.index).some((x) => x === true)) continue;
+      if (Date.now() > opts.deadline) continue;
+      job.plan.killed[job.index] = await runOne(job.plan, job.m);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.lanes ?? 1) }, lane));
+  const out = new Map<string, MutantTally | "undecided">();
+  for (const plan of plans) {
     const survivors: Mutant[] = [];
     let killed = 0;
     let decided = true;
-    for (const m of chosen) {
-      if (Date.now() > opts.deadline) {
+    for (const [index, m] of plan.chosen.entries()) {
+      const dead = plan.killed[index];
+      if (dead === undefined) {
         decided = false;
         break;
       }
-      k++;
-      const side = await opts.side(`mutant-${k}`, m, applyMutant(textOf(m.file), m));
-      let dead = false;
-      try {
-        for (const t of tests) {
-          const one = await runSolo(side.input, t.file, t.name, `mutant-${k}-${t.file.length}`);
-          const exit = one.run.exitCode;
-          if (exit !== undefined && exit !== 0 && exit !== 126 && exit !== 127) {
-            dead = true;
-            break;
-          }
-        }
-      } finally {
-        side.close();
+      if (dead) {
+        killed = 1;
+        break;
       }
-      if (dead) killed++;
-      else survivors.push(m);
+      survivors.push(m);
     }
     out.set(
-      requirement,
+      plan.requirement,
       decided
         ? {
             tried: killed + survivors.length,
