@@ -12,10 +12,35 @@ export function allLines(head: string): Set<number> {
 /**
  * At most `n` mutants, chosen by a seeded sampler spread over the hunks
  * (runs of adjacent changed lines per file): the hunks take turns, and
- * within each the order is a seeded shuffle. The same pool and seed give
- * the same choice on every run.
+ * within each the order is a seeded shuffle. With `loaded` (the files the
+ * requirement's tests load, src/proof/mutate/imports.ts), the mutants of
+ * those files are chosen first and the rest fill what is left. The same
+ * pool, seed and files give the same choice on every run.
  */
-export function sampleMutants(pool: readonly Mutant[], n: number, seed: string): Mutant[] {
+export function sampleMutants(
+  pool: readonly Mutant[],
+  n: number,
+  seed: string,
+  loaded?: ReadonlySet<string>,
+): Mutant[] {
+  if (loaded === undefined) return spread(pool, n, seed);
+  const first = spread(
+    pool.filter((m) => loaded.has(m.file)),
+    n,
+    seed,
+  );
+  return [
+    ...first,
+    ...spread(
+      pool.filter((m) => !loaded.has(m.file)),
+      n - first.length,
+      seed,
+    ),
+  ];
+}
+
+function spread(pool: readonly Mutant[], n: number, seed: string): Mutant[] {
+  if (n <= 0) return [];
   if (pool.length <= n) return [...pool];
   const hunks = new Map<string, Mutant[]>();
   const sorted = [...pool].sort(

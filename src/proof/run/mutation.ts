@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "../../git/index.js";
+import { loadedFiles } from "../mutate/imports.js";
 import { applyMutant, isPython, type Mutant, mutable, mutantsOf } from "../mutate/operators.js";
 import { allLines, sampleMutants } from "../mutate/sample.js";
 import { pythonMutantsOf } from "../python/mutants.js";
@@ -75,7 +76,9 @@ export type MutantSide = (
 
 /**
  * Runs each proven requirement's sampled mutants against its mapped tests,
- * each alone; a mutant is killed when one of them exits non-zero. One kill
+ * each alone (mutants of the files those tests load by the static import
+ * graph first, so a kill is found early and the budget is not spent on
+ * code the tests cannot see); a mutant is killed when one of them exits non-zero. One kill
  * proves the requirement, so its later mutants are not started once an
  * earlier one is killed. Up to `lanes` mutants run at once; the tally reads
  * each requirement's outcomes in sample order up to its first kill, so it is
@@ -97,12 +100,31 @@ export async function runMutants(opts: {
     if (!texts.has(file)) texts.set(file, readFileSync(join(opts.checkout, file), "utf8"));
     return texts.get(file) as string;
   };
+  // The checkout's files as the import graph reads them, each read once.
+  const reads = new Map<string, string | undefined>();
+  const read = (p: string) => {
+    if (!reads.has(p)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(join(opts.checkout, p), "utf8");
+      } catch {
+        text = undefined;
+      }
+      reads.set(p, text);
+    }
+    return reads.get(p);
+  };
   const plans = [...opts.requirements]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([requirement, tests]) => ({
       requirement,
       tests,
-      chosen: sampleMutants(opts.pool, opts.perRequirement, requirement),
+      chosen: sampleMutants(
+        opts.pool,
+        opts.perRequirement,
+        requirement,
+        loadedFiles([...new Set(tests.map((t) => t.file))], read),
+      ),
       killed: [] as (boolean | undefined)[],
     }));
   const jobs = plans.flatMap((plan) => plan.chosen.map((m, index) => ({ plan, m, index })));
