@@ -77,6 +77,15 @@ describe("mutants and the sampler", () => {
     expect(mutantsOf("a.ts", text, new Set([4])).map((m) => m.line)).toEqual([4]);
   });
 
+  it("makes no mutant that leaves the text as it was (a returned empty value emptied)", () => {
+    const ops = (text: string) =>
+      mutantsOf("a.js", text, new Set([1])).map((m) => `${m.operator} ${m.before} -> ${m.after}`);
+    expect(ops('const f = () => { return ""; };\n')).toEqual([]);
+    expect(ops("const f = () => { return 0; };\n")).toEqual(["change-literal 0 -> 1"]);
+    // Control: a returned value that is not empty is emptied.
+    expect(ops("const f = (x) => { return x; };\n")).toEqual(["empty-return x -> undefined"]);
+  });
+
   it("a file the merge base lacks is all changed, blank lines aside", () => {
     expect([...allLines("a\n\nb")]).toEqual([1, 3]);
   });

@@ -99,7 +99,8 @@ export function mutantsOf(file: string, text: string, lines: ReadonlySet<number>
   const out: Mutant[] = [];
   const src = (n: { start: number; end: number }) => text.slice(n.start, n.end);
   const add = (n: Node, operator: MutationOperator, start: number, end: number, after: string) => {
-    if (!lines.has(n.loc.start.line)) return;
+    // Outside the change, or the same text (`return ""` emptied): no mutant, or one no test can kill.
+    if (!lines.has(n.loc.start.line) || text.slice(start, end) === after) return;
     out.push({
       file,
       line: n.loc.start.line,
@@ -215,7 +216,8 @@ function emptyOf(arg: Node): string {
     case "TemplateLiteral":
       return '""';
     case "NumericLiteral":
-      return "0";
+      // A returned 0 is already empty: 1 keeps the mutant a change.
+      return arg.value === 0 ? "1" : "0";
     case "BooleanLiteral":
       return arg.value ? "false" : "true";
     case "ArrayExpression":

@@ -33,7 +33,8 @@ export function pythonMutantsOf(
     end: number,
     after: string,
   ) => {
-    if (!lines.has(line) || end <= start) return;
+    // The same text (`return ""` emptied) is a mutant no test can kill: none.
+    if (!lines.has(line) || end <= start || text.slice(start, end) === after) return;
     out.push({ file, line, operator, before: oneLine(text.slice(start, end)), after, start, end });
   };
   // The operator between two operands: searched in the text between them, comments blanked.
