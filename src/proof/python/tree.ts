@@ -21,6 +21,8 @@ export interface PyNode {
   k?: string;
   /** A `Constant`'s truth (`bool(value)`): a zero or an empty string is false. */
   t?: boolean;
+  /** A string `Constant`'s value, up to 300 characters (the tamper reading's paths and names). */
+  v?: string;
   [field: string]: unknown;
 }
 
@@ -35,11 +37,13 @@ def conv(n):
         if isinstance(n, ast.Constant):
             d["k"] = type(n.value).__name__
             d["t"] = bool(n.value) if not isinstance(n.value, (complex,)) else True
+            if isinstance(n.value, str) and len(n.value) <= 300:
+                d["v"] = n.value
         for f in n._fields:
             v = getattr(n, f, None)
             if isinstance(v, (ast.AST, list)):
                 d[f] = conv(v)
-            elif isinstance(v, str) and f in ("id", "attr", "name", "arg", "module"):
+            elif isinstance(v, str) and f in ("id", "attr", "name", "asname", "arg", "module"):
                 d[f] = v
         return d
     if isinstance(n, list):
