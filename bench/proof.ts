@@ -8,15 +8,32 @@
 // 2. proveTests on 100 mapped vitest tests in a 200-file project, half of
 //    whose sources the PR changed: the gate's overhead beyond the two runner
 //    invocations (wall time minus the runs' own durations); target ≤ 1 s.
+// 3. The same with a runner that only copies a results file: the gate's own overhead.
+// 4. Mutation adequacy on the same shape (20 changed source lines, each its
+//    requirement's): what requirement-proof mutation adds to fail-to-pass,
+//    against the head run's own duration; target ≤ 2×. The sampler's choice
+//    is checked identical across two fresh reads of the diff.
+//    BENCH_PROOF_MUTATION_ONLY=1 runs 4 alone.
 // Run by `npm run bench` (through tsx: it imports src/). Best of a few runs.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { openGit } from "../src/git/index.js";
+import { loadedFiles } from "../src/proof/mutate/imports.js";
+import { sampleMutants } from "../src/proof/mutate/sample.js";
 import { proveTests, type RunnerFactory, sandboxRunners } from "../src/proof/run/index.js";
+import { mutantPool } from "../src/proof/run/mutation.js";
 import { listTree, openViews, planBase } from "../src/proof/run/view.js";
 import { isTestFile } from "../src/proof/test-files.js";
 import { openSandbox } from "../src/sandbox/index.js";
@@ -73,7 +90,7 @@ const parent = process.env.BENCH_PROOF_TMP || tmpdir();
 let failed = false;
 
 // 1. The base view.
-{
+if (!process.env.BENCH_PROOF_MUTATION_ONLY) {
   const base: Record<string, string> = {};
   const head: Record<string, string> = {};
   for (let i = 0; i < 1200; i++)
@@ -163,7 +180,7 @@ let failed = false;
 }
 
 // 2. 100 mapped vitest tests in a 200-file project (BENCH_PROOF_VIEW_ONLY=1 skips it: minutes under load).
-if (!process.env.BENCH_PROOF_VIEW_ONLY) {
+if (!process.env.BENCH_PROOF_VIEW_ONLY && !process.env.BENCH_PROOF_MUTATION_ONLY) {
   const base: Record<string, string> = {
     "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4" } }),
   };
@@ -218,6 +235,8 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
       signal: new AbortController().signal,
       tempDir: parent,
+      // The two runs' overhead alone: mutation's cost is measured by itself below (4.).
+      requirementProof: "fail-to-pass",
     });
     const wall = performance.now() - t;
     const proof = out.get(contract)!;
@@ -243,7 +262,7 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
 
 // 3. The same 100 mapped tests with a runner that only copies a results file: the gate's own
 //    overhead without a real runner's noise (views, listing, reading, grading, clean-up).
-{
+if (!process.env.BENCH_PROOF_MUTATION_ONLY) {
   const base: Record<string, string> = {};
   const head: Record<string, string> = {};
   let cases = "";
@@ -329,6 +348,113 @@ if (!process.env.BENCH_PROOF_VIEW_ONLY) {
     );
     if (sandboxed > 1000) failed = true;
   }
+  rmSync(root, { recursive: true, force: true });
+}
+
+// 4. Mutation adequacy: 100 mapped vitest tests, 200 files, 20 changed source lines (one per
+//    file, each its requirement's): what requirement-proof mutation adds to fail-to-pass, against
+//    the head run's own time; target ≤ 2× (BENCH_PROOF_VIEW_ONLY=1 skips it).
+if (!process.env.BENCH_PROOF_VIEW_ONLY) {
+  const base: Record<string, string> = {
+    "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4" } }),
+  };
+  const head: Record<string, string> = {};
+  const entries = [];
+  const contract = "specs/001-x/spec.md";
+  const at = (line: number) => ({ path: contract, line, column: 1 });
+  for (let i = 0; i < 100; i++) {
+    base[`src/f${i}.ts`] = `export const f${i} = (x: number): number => x;\n`;
+    base[`tests/f${i}.test.ts`] =
+      `import { describe, expect, it } from "vitest";\nimport { f${i} } from "../src/f${i}.js";\ndescribe("f${i}", () => { it("doubles", () => expect(f${i}(2)).toBe(${i < 20 ? 4 : 2})); });\n`;
+    if (i < 20) head[`src/f${i}.ts`] = `export const f${i} = (x: number): number => x * 2;\n`;
+    entries.push({
+      requirement: { id: `FR-${String(i + 1).padStart(3, "0")}`, location: at(40 + i) },
+      target: { kind: "test" as const, file: `tests/f${i}.test.ts`, name: `f${i} > doubles` },
+      location: at(40 + i),
+    });
+  }
+  const { root, sha } = repo(base, head);
+  const g = openGit(root);
+  const changed = await g.changedBetween(sha, "HEAD");
+  const input = {
+    contract,
+    model: {
+      layout: "spec" as const,
+      requirements: [],
+      scenarios: [],
+      acceptance: [],
+      guardrails: [],
+      verification: [],
+      openQuestions: [],
+      stories: [],
+      successCriteria: [],
+    },
+    entries,
+    changed: new Set(entries.slice(0, 20).map((e) => e.requirement.id)),
+  };
+  const lanes = availableParallelism();
+  const prove = async (mode: "mutation" | "fail-to-pass") => {
+    const t = performance.now();
+    const out = await proveTests([input], {
+      root,
+      git: g,
+      base: sha,
+      changed,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      signal: new AbortController().signal,
+      tempDir: parent,
+      requirementProof: mode,
+      mutationLanes: lanes,
+    });
+    const proof = out.get(contract)!;
+    const headMs = proof.runs
+      .filter((r) => r.side === "head" && r.solo === undefined)
+      .reduce((s, r) => s + r.durationMs, 0);
+    const tried = proof.tests.reduce((s, p) => s + (p.mutants?.tried ?? 0), 0);
+    const proven = proof.tests.filter((p) => p.verdict === "proven").length;
+    return { wall: performance.now() - t, headMs, tried, proven };
+  };
+  // The sampler's choice for each requirement, from two fresh reads of the same diff.
+  const choice = async () => {
+    const git = openGit(root);
+    const views = openViews({ checkout: root, git, listing: await listTree(git) });
+    try {
+      const plan = planBase(await git.changedBetween(sha, "HEAD"), isTestFile);
+      const content = await views.readBase({ commit: sha, plan });
+      const pool = await mutantPool({ checkout: root, content, git, base: sha, env: process.env });
+      const read = (p: string) => {
+        try {
+          return readFileSync(join(root, p), "utf8");
+        } catch {
+          return undefined;
+        }
+      };
+      return {
+        pool: pool.length,
+        chosen: JSON.stringify(
+          entries.map((e) =>
+            sampleMutants(pool, 8, e.requirement.id, loadedFiles([e.target.file], read)),
+          ),
+        ),
+      };
+    } finally {
+      views.close();
+    }
+  };
+  const c1 = await choice();
+  const c2 = await choice();
+  console.log(
+    `proof mutation sampler: ${c1.chosen === c2.chosen ? "identical" : "DIFFERENT"} choice across two fresh reads of the diff (${c1.pool} mutants in the pool, up to 8 per requirement)`,
+  );
+  if (c1.chosen !== c2.chosen) failed = true;
+  const f2p = await prove("fail-to-pass");
+  const mut = await prove("mutation");
+  const added = mut.wall - f2p.wall;
+  const ratio = added / mut.headMs;
+  console.log(
+    `proof mutation adequacy (100 mapped vitest tests, 200 files, 20 changed source lines, ${lanes} lanes): adds ${added.toFixed(0)} ms to fail-to-pass (${f2p.wall.toFixed(0)} → ${mut.wall.toFixed(0)} ms; ${mut.tried} mutants run, ${mut.proven} proven) = ${ratio.toFixed(2)}× the head run's ${mut.headMs} ms (${f2p.headMs} ms in the fail-to-pass run: far apart, the load drifted); target ≤ 2×`,
+  );
+  if (ratio > 2) failed = true;
   rmSync(root, { recursive: true, force: true });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openGit } from "../src/git/index.js";
 import { mutantsOf } from "../src/proof/mutate/operators.js";
-import { changedLines, sampleMutants } from "../src/proof/mutate/sample.js";
+import { allLines, sampleMutants } from "../src/proof/mutate/sample.js";
 import { proveTests } from "../src/proof/run/index.js";
 import type { TestProof } from "../src/proof/types.js";
 import { cleanEnv, proofRepo, proveInput } from "./helpers/proof-run-repo.js";
@@ -77,9 +77,17 @@ describe("mutants and the sampler", () => {
     expect(mutantsOf("a.ts", text, new Set([4])).map((m) => m.line)).toEqual([4]);
   });
 
-  it("changed lines: a new file is all changed; moved lines are not", () => {
-    expect([...changedLines("a\nb\n", "b\na\nc\n")]).toEqual([3]);
-    expect([...changedLines(undefined, "a\n\nb")]).toEqual([1, 3]);
+  it("makes no mutant that leaves the text as it was (a returned empty value emptied)", () => {
+    const ops = (text: string) =>
+      mutantsOf("a.js", text, new Set([1])).map((m) => `${m.operator} ${m.before} -> ${m.after}`);
+    expect(ops('const f = () => { return ""; };\n')).toEqual([]);
+    expect(ops("const f = () => { return 0; };\n")).toEqual(["change-literal 0 -> 1"]);
+    // Control: a returned value that is not empty is emptied.
+    expect(ops("const f = (x) => { return x; };\n")).toEqual(["empty-return x -> undefined"]);
+  });
+
+  it("a file the merge base lacks is all changed, blank lines aside", () => {
+    expect([...allLines("a\n\nb")]).toEqual([1, 3]);
   });
 
   it("samples the same mutants for the same seed, spread over hunks", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SpecProof } from "../src/proof/types.js";
+import type { ProvedTest, SpecProof } from "../src/proof/types.js";
 import { plain } from "../src/report/paint.js";
 import { proofMarkdown, proofTerminal } from "../src/report/proof.js";
 import { RunReportSchema, runReportJson } from "../src/report/run-json.js";
@@ -39,17 +39,42 @@ const PROVED: SpecProof = {
     ["FR-004", "trims newlines", true, "failed", "failed", "not-passing-at-head"],
     ["FR-005", "keeps empty names", false, undefined, "passed", "invariant-holds"],
     ["FR-006", "keeps unicode | pipes", false, undefined, "failed", "invariant-broken"],
-  ].map(([requirement, name, changed, base, head, verdict], k) => ({
-    requirement: requirement as string,
-    file: "tests/trim.test.ts",
-    name: name as string,
-    mapLocation: at(40 + k),
-    changed: changed as boolean,
-    ...(base !== undefined && { base: base as "failed" }),
-    head: head as "passed",
-    verdict: verdict as "proven",
-    reason: String(verdict),
-  })),
+  ]
+    .map(
+      ([requirement, name, changed, base, head, verdict], k): ProvedTest => ({
+        requirement: requirement as string,
+        file: "tests/trim.test.ts",
+        name: name as string,
+        mapLocation: at(40 + k),
+        changed: changed as boolean,
+        ...(base !== undefined && { base: base as "failed" }),
+        head: head as "passed",
+        verdict: verdict as "proven",
+        reason: String(verdict),
+      }),
+    )
+    .concat([
+      {
+        requirement: "FR-007",
+        file: "tests/trim.test.ts",
+        name: "trims a lone space",
+        mapLocation: at(46),
+        changed: true,
+        base: "failed" as const,
+        head: "passed" as const,
+        verdict: "survives-mutants" as const,
+        reason: "survives-mutants",
+        mutants: {
+          tried: 2,
+          killed: 0,
+          survived: 2,
+          survivors: [
+            "src/trim.ts:3 flip-comparison: > → <=",
+            'src/trim.ts:4 empty-return: s.slice(1) → ""',
+          ],
+        },
+      },
+    ]),
   tamper: [
     {
       code: "test-marker-added",
@@ -238,6 +263,18 @@ describe("the JSON report carries the proof under its spec contract", () => {
       PROVED.tests.map((t) => t.verdict),
     );
     expect(parsed.contracts[0]?.proof?.guardrails[0]?.guardrail).toEqual({ path: SPEC, line: 23 });
+    // The JSON surface carries each requirement's tally: tried, killed, survived and the survivors.
+    expect(
+      parsed.contracts[0]?.proof?.tests.find((t) => t.requirement === "FR-007")?.mutants,
+    ).toEqual({
+      tried: 2,
+      killed: 0,
+      survived: 2,
+      survivors: [
+        "src/trim.ts:3 flip-comparison: > → <=",
+        'src/trim.ts:4 empty-return: s.slice(1) → ""',
+      ],
+    });
     expect(parsed.contracts[1]?.proof).toBeUndefined();
   });
 });

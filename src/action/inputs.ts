@@ -237,7 +237,7 @@ export function parseInputs(
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     checkEnv: grant.ok ? grant.names : [],
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
-    proof,
+    proof: { ...proof, mutationLanes: positive("max-parallel", availableParallelism(), 256) },
     shard,
     mergeReports: mergeRaw === "" ? undefined : resolve(workspace, mergeRaw),
   };

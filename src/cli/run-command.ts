@@ -154,7 +154,7 @@ export async function runCommand(args: string[], rawIO: CliIO): Promise<number> 
   const grant = parseEnvGrant(values["check-env"] ?? []);
   if (!grant.ok) throw new UsageError(`--check-env: ${grant.errors.join("; ")}`);
 
-  const proofOptions = proofFlags(values);
+  const proofOptions = { ...proofFlags(values), mutationLanes: maxParallel };
 
   const root = await findRoot(io.cwd, values.root);
   // The command's one git, every read of the repository through it.

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ChangedFile } from "../model/changed-file.js";
 import { type BlobRead, type BlobRequest, batchSpans, readBlobs } from "./blobs.js";
+import { parseChangedLines } from "./diff-lines.js";
 import { GitReadError, noMergeBase, noSuchRef, notARepository } from "./errors.js";
 import { parseNameStatus } from "./name-status.js";
 import { GitCommandError, runGit } from "./run.js";
@@ -45,6 +46,13 @@ export interface Git {
    * that are not ignored (as added); paths relative to `root`.
    */
   worktreeChanges(commit: string, opts?: { renames?: boolean }): Promise<ChangedFile[]>;
+  /**
+   * The lines (1-based) of each of `paths` (relative to `root`) that the working
+   * tree adds or changes against `commit`: `git diff --unified=0`, read from the
+   * hunk headers. A path with no entry has no changed line (or no version at
+   * `commit`: an untracked file is not diffed). Throws `GitReadError`.
+   */
+  changedLines(commit: string, paths: readonly string[]): Promise<Map<string, Set<number>>>;
   /** `git ls-files -z` with `options` (e.g. `--cached`, `--others`): the paths, relative to `root`. */
   lsFiles(options: readonly string[]): Promise<string[]>;
   /** Every entry of a commit's whole tree (`ls-tree -r --full-tree`), blobs, links and submodules alike. */
@@ -206,12 +214,7 @@ export function openGit(root: string): Git {
       try {
         // A diff against the working tree may hash files through the filter drivers the
         // repository configures (`filter.<name>.clean`): each one defined is switched off.
-        const off = (await filterDrivers()).flatMap((n) => [
-          `filter.${n}.clean=`,
-          `filter.${n}.smudge=`,
-          `filter.${n}.process=`,
-          `filter.${n}.required=false`,
-        ]);
+        const off = await filtersOff();
         // `git diff` against the working tree refreshes the index's stat data and writes it
         // back, GIT_OPTIONAL_LOCKS=0 or not: it reads and writes a private copy instead, so
         // the checkout's `.git/index` is byte-identical after the gate (issue 32).
@@ -242,6 +245,38 @@ export function openGit(root: string): Git {
         return files;
       } catch (e) {
         throw unreadable(`the working tree's changes since ${commit}`, e);
+      }
+    },
+    async changedLines(commit, paths) {
+      if (paths.length === 0) return new Map();
+      try {
+        const off = await filtersOff();
+        const out = await withPrivateIndex((env) =>
+          git(
+            [
+              "diff",
+              "--unified=0",
+              "--no-renames",
+              "--no-ext-diff",
+              "--no-textconv",
+              "--no-color",
+              "--src-prefix=a/",
+              "--dst-prefix=b/",
+              "--relative",
+              "--end-of-options",
+              commit,
+              "--",
+              // Literal: a path holding `*` or `:(` is that path, not a pattern.
+              ...paths.map((p) => `:(literal)${p}`),
+            ],
+            undefined,
+            off,
+            env,
+          ),
+        );
+        return parseChangedLines(out.toString("utf8"));
+      } catch (e) {
+        throw unreadable(`the lines changed since ${commit}`, e);
       }
     },
     async lsFiles(options) {
@@ -337,6 +372,16 @@ export function openGit(root: string): Git {
     // Never 0: git switches the racy check off for an index dated the epoch.
     const seconds = (ns: bigint) => Math.max(1, Number(ns / 1_000_000_000n));
     await utimes(copy, seconds(atimeNs), seconds(mtimeNs));
+  }
+
+  /** Configuration that switches off every filter driver the repository defines. */
+  async function filtersOff(): Promise<string[]> {
+    return (await filterDrivers()).flatMap((n) => [
+      `filter.${n}.clean=`,
+      `filter.${n}.smudge=`,
+      `filter.${n}.process=`,
+      `filter.${n}.required=false`,
+    ]);
   }
 
   /** The filter drivers the repository's own config defines (includes followed). */

@@ -18,6 +18,8 @@ export interface ProofOptions {
   mutantsPerRequirement?: number;
   /** `mutation-timeout-seconds`: the mutation step's whole budget (default 300). */
   mutationTimeoutSeconds?: number;
+  /** How many mutants run at once: the run's `max-parallel` (default 1). */
+  mutationLanes?: number;
   /**
    * `requirement-map: optional|required` (default optional): the map is the
    * gate's offer (spec-kit's templates have none), so a spec without one is

@@ -18,6 +18,25 @@ export const PROOF_VERDICT_TEXT: Record<ProvedTest["verdict"], string> = {
 
 const GOOD = new Set<ProvedTest["verdict"]>(["proven", "invariant-holds"]);
 
+/** The surviving mutants a row names: only where they are why the test proves nothing. */
+function shownSurvivors(t: ProvedTest): readonly string[] {
+  return t.verdict === "survives-mutants" ? (t.mutants?.survivors ?? []) : [];
+}
+
+/** How many mutants were tried, beside a verdict that lists survivors. */
+function triedText(t: ProvedTest): string {
+  return shownSurvivors(t).length > 0 && t.mutants
+    ? ` (${t.mutants.tried} mutants tried, ${t.mutants.killed} killed)`
+    : "";
+}
+
+/** A markdown table cell's tail listing the surviving mutants (`file:line operator: before → after`). */
+function survivorsCell(t: ProvedTest): string {
+  const s = shownSurvivors(t);
+  if (s.length === 0) return "";
+  return `${triedText(t)}; surviving: ${s.map((m) => codeSpan(m)).join(", ")}`;
+}
+
 const RULE_TEXT: Record<GuardrailRule["rule"], string> = {
   "protected-paths": "protected paths, checked against the changed files",
   "no-new-dependencies": "no new dependencies, checked against the manifests",
@@ -91,7 +110,7 @@ export function proofMarkdown(specs: readonly SpecProof[] | undefined, budget: n
       for (const t of p.tests) {
         const icon = GOOD.has(t.verdict) ? "✅" : "❌";
         lines.push(
-          `| ${escapeInline(t.requirement)}${t.changed ? "" : " (invariant)"} | ${codeSpan(`${t.file} > ${t.name}`)} | ${t.base ?? "—"} | ${t.head} | ${icon} ${escapeInline(PROOF_VERDICT_TEXT[t.verdict])} |`,
+          `| ${escapeInline(t.requirement)}${t.changed ? "" : " (invariant)"} | ${codeSpan(`${t.file} > ${t.name}`)} | ${t.base ?? "—"} | ${t.head} | ${icon} ${escapeInline(PROOF_VERDICT_TEXT[t.verdict])}${survivorsCell(t)} |`,
         );
       }
       lines.push("");
@@ -166,8 +185,10 @@ export function proofTerminal(specs: readonly SpecProof[] | undefined, paint: Pa
     for (const t of p.tests) {
       const mark = GOOD.has(t.verdict) ? paint.green("✔") : paint.red("✘");
       out.push(
-        `    ${mark} ${safe(t.requirement)}  ${safe(`${t.file} > ${t.name}`)}  base ${t.base ?? "—"} → head ${t.head}  ${PROOF_VERDICT_TEXT[t.verdict]}`,
+        `    ${mark} ${safe(t.requirement)}  ${safe(`${t.file} > ${t.name}`)}  base ${t.base ?? "—"} → head ${t.head}  ${PROOF_VERDICT_TEXT[t.verdict]}${triedText(t)}`,
       );
+      for (const s of shownSurvivors(t))
+        out.push(paint.dim(`        surviving mutant: ${safe(s)}`));
     }
     for (const t of p.tamper) {
       const tag = t.severity === "blocking" ? paint.red("✘ blocking") : paint.yellow("! warning");

@@ -38,9 +38,14 @@ export function applyMutant(text: string, m: Mutant): string {
 
 const JS_FILE = /\.(?:[cm]?[jt]sx?)$/;
 
-/** Whether the gate can mutate this file. */
+/** Whether the gate can mutate this file: JavaScript/TypeScript (not declarations) or Python (not stubs). */
 export function mutable(path: string): boolean {
-  return JS_FILE.test(path) && !/\.d\.[cm]?ts$/.test(path);
+  return (JS_FILE.test(path) && !/\.d\.[cm]?ts$/.test(path)) || isPython(path);
+}
+
+/** Python source, mutated through Python's own parser (src/proof/python/). */
+export function isPython(path: string): boolean {
+  return path.endsWith(".py");
 }
 
 const FLIP: Record<string, string> = {
@@ -82,7 +87,7 @@ const isNode = (v: unknown): v is Node =>
  * source order. A file that does not parse has none.
  */
 export function mutantsOf(file: string, text: string, lines: ReadonlySet<number>): Mutant[] {
-  if (!mutable(file) || lines.size === 0) return [];
+  if (!JS_FILE.test(file) || !mutable(file) || lines.size === 0) return [];
   const plugins: ParserPlugin[] = /\.[cm]?tsx?$/.test(file) ? ["typescript"] : [];
   if (/x$/.test(file) || !/\.[cm]?ts$/.test(file)) plugins.push("jsx");
   let ast: unknown;
@@ -94,7 +99,8 @@ export function mutantsOf(file: string, text: string, lines: ReadonlySet<number>
   const out: Mutant[] = [];
   const src = (n: { start: number; end: number }) => text.slice(n.start, n.end);
   const add = (n: Node, operator: MutationOperator, start: number, end: number, after: string) => {
-    if (!lines.has(n.loc.start.line)) return;
+    // Outside the change, or the same text (`return ""` emptied): no mutant, or one no test can kill.
+    if (!lines.has(n.loc.start.line) || text.slice(start, end) === after) return;
     out.push({
       file,
       line: n.loc.start.line,
@@ -210,7 +216,8 @@ function emptyOf(arg: Node): string {
     case "TemplateLiteral":
       return '""';
     case "NumericLiteral":
-      return "0";
+      // A returned 0 is already empty: 1 keeps the mutant a change.
+      return arg.value === 0 ? "1" : "0";
     case "BooleanLiteral":
       return arg.value ? "false" : "true";
     case "ArrayExpression":

@@ -1,28 +1,10 @@
 import type { Mutant } from "./operators.js";
 
-/**
- * The lines of `head` a pull request added or changed against `base`, pure:
- * a head line counts as changed when no unclaimed base line has the same
- * text (trimmed), so moved lines are not changed and a new file is all
- * changed. An approximation of the diff that needs no diff algorithm and
- * never misses an edited line.
- */
-export function changedLines(base: string | undefined, head: string): Set<number> {
-  const lines = head.split("\n");
+/** Every non-blank line of a file the merge base lacks (1-based): all of it is the change. */
+export function allLines(head: string): Set<number> {
   const out = new Set<number>();
-  if (base === undefined) {
-    lines.forEach((l, k) => {
-      if (l.trim() !== "") out.add(k + 1);
-    });
-    return out;
-  }
-  const left = new Map<string, number>();
-  for (const l of base.split("\n")) left.set(l.trim(), (left.get(l.trim()) ?? 0) + 1);
-  lines.forEach((l, k) => {
-    const t = l.trim();
-    const n = left.get(t) ?? 0;
-    if (n > 0) left.set(t, n - 1);
-    else if (t !== "") out.add(k + 1);
+  head.split("\n").forEach((l, k) => {
+    if (l.trim() !== "") out.add(k + 1);
   });
   return out;
 }
@@ -30,10 +12,35 @@ export function changedLines(base: string | undefined, head: string): Set<number
 /**
  * At most `n` mutants, chosen by a seeded sampler spread over the hunks
  * (runs of adjacent changed lines per file): the hunks take turns, and
- * within each the order is a seeded shuffle. The same pool and seed give
- * the same choice on every run.
+ * within each the order is a seeded shuffle. With `loaded` (the files the
+ * requirement's tests load, src/proof/mutate/imports.ts), the mutants of
+ * those files are chosen first and the rest fill what is left. The same
+ * pool, seed and files give the same choice on every run.
  */
-export function sampleMutants(pool: readonly Mutant[], n: number, seed: string): Mutant[] {
+export function sampleMutants(
+  pool: readonly Mutant[],
+  n: number,
+  seed: string,
+  loaded?: ReadonlySet<string>,
+): Mutant[] {
+  if (loaded === undefined) return spread(pool, n, seed);
+  const first = spread(
+    pool.filter((m) => loaded.has(m.file)),
+    n,
+    seed,
+  );
+  return [
+    ...first,
+    ...spread(
+      pool.filter((m) => !loaded.has(m.file)),
+      n - first.length,
+      seed,
+    ),
+  ];
+}
+
+function spread(pool: readonly Mutant[], n: number, seed: string): Mutant[] {
+  if (n <= 0) return [];
   if (pool.length <= n) return [...pool];
   const hunks = new Map<string, Mutant[]>();
   const sorted = [...pool].sort(

@@ -82,6 +82,8 @@ export interface ProverContext {
   mutantsPerRequirement?: number;
   /** `mutation-timeout-seconds`: the whole mutation step's budget, default 300. */
   mutationTimeoutSeconds?: number;
+  /** How many mutants run at once (the run's `max-parallel`); default 1. */
+  mutationLanes?: number;
   /** Where runs happen: `sandboxRunners(…)`; absent: plain processes, no boundary. */
   runners?: RunnerFactory;
   /** The environment for test commands, already stripped of credentials. */
@@ -287,7 +289,14 @@ export async function proveTests(
       return settledAll;
     // Mutation adequacy (docs/proof.md): each mutant a private tree of the head with the
     // mutated file in its layer, its requirement's mapped tests run alone in it.
-    const pool = mutantPool(checkout, content);
+    const pool = await mutantPool({
+      checkout,
+      content,
+      git: ctx.git,
+      base: ctx.base,
+      env: ctx.env,
+      signal: ctx.signal,
+    });
     const side: MutantSide = async (name, m, text) => {
       const variant = v.variant(
         name,
@@ -338,6 +347,7 @@ export async function proveTests(
               deadline,
               side,
               checkout,
+              ...(ctx.mutationLanes !== undefined && { lanes: ctx.mutationLanes }),
             });
       settledAll.set(contract, {
         ...proof,

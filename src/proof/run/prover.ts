@@ -26,6 +26,9 @@ export function runningTestProver(runners?: RunnerFactory): TestProver {
         ...(ctx.options.mutationTimeoutSeconds !== undefined && {
           mutationTimeoutSeconds: ctx.options.mutationTimeoutSeconds,
         }),
+        ...(ctx.options.mutationLanes !== undefined && {
+          mutationLanes: ctx.options.mutationLanes,
+        }),
         ...(runners && { runners }),
         env: ctx.env,
         signal: ctx.signal ?? new AbortController().signal,
