@@ -237,9 +237,11 @@ export function parseInputs(
     checkNetwork: oneOf("check-network", CHECK_NETWORKS),
     checkEnv: grant.ok ? grant.names : [],
     ifNoContracts: oneOf("if-no-contracts", ["neutral", "failure"] as const),
-    proof: { ...proof, mutationLanes: positive("max-parallel", availableParallelism(), 256) },
+    proof,
     shard,
     mergeReports: mergeRaw === "" ? undefined : resolve(workspace, mergeRaw),
   };
+  // Mutants run in the run's own lanes: one input, read (and reported) once.
+  settings.proof = { ...proof, mutationLanes: settings.maxParallel };
   return errors.length ? { ok: false, errors } : { ok: true, settings };
 }
