@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
 import { BASE_FILES, repo, SPEC, SPEC_PATH, TEST } from "./helpers/proof-repo.js";
@@ -120,6 +121,29 @@ describe("run --base --test-tamper: tampering read from the syntax tree (issue 3
     expect(r.code).toBe(0);
   });
 });
+
+const hasPython = spawnSync("python3", ["-c", "import ast"]).status === 0;
+
+describe.skipIf(!hasPython)(
+  `run --base --test-tamper: a Python test read from python3's syntax tree${hasPython ? "" : " (skipped: no python3 on the PATH)"}`,
+  () => {
+    const tamper = (head: Record<string, string>) =>
+      run({ [SPEC_PATH]: SPEC, ...head }, "--changed-since", "main", "--test-tamper");
+
+    it("os._exit in an added pytest test exits 1 at file:line; its honest twin exits 0", async () => {
+      const attack = await tamper({
+        "tests/test_trim.py": "import os\n\ndef test_trim():\n    os._exit(0)\n",
+      });
+      expect(attack.codes).toEqual(["B test-process-exit tests/test_trim.py:4"]);
+      expect(attack.code).toBe(1);
+      const twin = await tamper({
+        "tests/test_trim.py": "def test_trim():\n    assert ' a '.strip() == 'a'\n",
+      });
+      expect(twin.codes).toEqual([]);
+      expect(twin.code).toBe(0);
+    });
+  },
+);
 
 describe("run --base: the proof's test command is a check whose harness is compared (issue 33)", () => {
   const pkg = (test: string, lint: string) =>

@@ -1,9 +1,13 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pythonTamper } from "../src/proof/python/tamper.js";
+import { pythonTreeReader } from "../src/proof/python/tamper-reader.js";
 import { readPythonTrees } from "../src/proof/python/tree.js";
+import { type FileChange, tamperFindings } from "../src/proof/tamper.js";
+import { TREE_READERS } from "../src/proof/tamper-tree.js";
 
 /** The trees python3's own ast gives for each text, in order. */
 async function trees(...texts: string[]) {
@@ -92,3 +96,131 @@ describe("Python tampering, read from python3's ast", () => {
     expect(await read("x = 'cmdline'\n", false)).toEqual([]);
   });
 });
+
+/**
+ * Through the tamper reading's entry point (`tamperFindings`) with the Python
+ * reader in the hook: each attack is found at file:line under the JavaScript
+ * reading's code; its control reads the same change with the spelling tables
+ * alone (`treeReaders: {}`, the reading before the hook) and misses it; its
+ * honest twin finds nothing.
+ */
+const hasPython = spawnSync("python3", ["-c", "import ast"]).status === 0;
+const TEST_PY = "tests/test_cart.py";
+const SOURCE_PY = "app/cart.py";
+const BASE_TEST =
+  "import unittest\nfrom app.cart import total\n\ndef test_total():\n    assert total([1, 2]) == 3\n";
+const BASE_SOURCE = "def total(xs):\n    return sum(xs)\n";
+
+async function findings(path: string, added: string, spellingOnly = false) {
+  const base = path === TEST_PY ? BASE_TEST : BASE_SOURCE;
+  const change: FileChange = { basePath: path, base, headPath: path, head: `${base}${added}` };
+  const treeReaders = spellingOnly
+    ? {}
+    : { ...TREE_READERS, python: await pythonTreeReader([change], process.env) };
+  return tamperFindings([change], { treeReaders }).map((f) => `${f.code}:${f.file}:${f.line}`);
+}
+
+// Lines of the head: the test base has 5, the source base 2; what is added starts after.
+const T = (n: number) => `${TEST_PY}:${5 + n}`;
+const S = (n: number) => `${SOURCE_PY}:${2 + n}`;
+
+describe.skipIf(!hasPython)(
+  `Python tampering through the tamper hook${hasPython ? "" : " (skipped: no python3 on the PATH)"}`,
+  () => {
+    it.each([
+      [
+        "os._exit in a test",
+        TEST_PY,
+        "import os\ndef test_more():\n    os._exit(0)\n",
+        [`test-process-exit:${T(3)}`],
+        "import os\ndef test_more():\n    assert os.getcwd()\n",
+      ],
+      [
+        "sys.exit through an alias in a test",
+        TEST_PY,
+        "from sys import exit as leave\ndef test_more():\n    leave(0)\n",
+        [`test-process-exit:${T(3)}`],
+        "import sys\ndef test_more():\n    assert sys.argv\n",
+      ],
+      [
+        "raise SystemExit in a test",
+        TEST_PY,
+        "def test_more():\n    raise SystemExit(0)\n",
+        [`test-process-exit:${T(2)}`],
+        "def test_more():\n    raise ValueError('bad input')\n",
+      ],
+      [
+        "unittest.TestCase's assertion replaced in source",
+        SOURCE_PY,
+        "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n",
+        [`assertion-library-patched:${S(2)}`],
+        "import unittest\nclass Case(unittest.TestCase):\n    pass\n",
+      ],
+      [
+        "pytest.fail replaced through setattr",
+        SOURCE_PY,
+        "import pytest as p\nsetattr(p, 'fail', print)\n",
+        [`assertion-library-patched:${S(2)}`],
+        "import os\nsetattr(os, 'sep', '/')\n",
+      ],
+      [
+        "a pytest hook rewriting the exit status",
+        SOURCE_PY,
+        "def pytest_sessionfinish(session, exitstatus):\n    session.exitstatus = 0\n",
+        [`assertion-library-patched:${S(1)}`],
+        "def session_finish(session, exitstatus):\n    return exitstatus\n",
+      ],
+      [
+        "monkeypatching a TestCase assertion in a test",
+        TEST_PY,
+        "def test_more(monkeypatch):\n    monkeypatch.setattr('unittest.TestCase.assertTrue', print)\n",
+        [`assertion-library-patched:${T(2)}`],
+        "def test_more(monkeypatch):\n    monkeypatch.setattr('os.getcwd', lambda: '/')\n",
+      ],
+      [
+        "the runner's command line read from /proc",
+        SOURCE_PY,
+        "import os\nARGS = open(os.path.join('/proc', str(os.getppid()), 'cmdline')).read()\n",
+        [`runner-output-reached:${S(2)}`],
+        "CPUS = open('/proc/cpuinfo').read()\n",
+      ],
+      [
+        "the runner's environment read from /proc/<pid>/environ",
+        SOURCE_PY,
+        "import os\nENV = open(f'/proc/{os.getppid()}/environ').read()\n",
+        [`runner-output-reached:${S(2)}`],
+        "import os\nENV = dict(os.environ)\n",
+      ],
+    ])("%s", async (_what, path, attack, found, twin) => {
+      expect(await findings(path, attack)).toEqual(found);
+      // Control: the spelling tables alone do not see it.
+      expect(await findings(path, attack, true)).toEqual([]);
+      // Twin: the honest change beside it.
+      expect(await findings(path, twin)).toEqual([]);
+      // Only what the head adds: the same attack already at base is nothing new.
+      const head = `${path === TEST_PY ? BASE_TEST : BASE_SOURCE}${attack}`;
+      const kept: FileChange = { basePath: path, base: head, headPath: path, head: `${head}\n` };
+      const reader = await pythonTreeReader([kept], process.env);
+      expect(tamperFindings([kept], { treeReaders: { python: reader } })).toEqual([]);
+    });
+
+    it("exiting is a test's tampering, not a CLI's", async () => {
+      expect(
+        await findings(SOURCE_PY, "import sys\ndef main():\n    sys.exit(main_status())\n"),
+      ).toEqual([]);
+    });
+
+    it("pytest's and unittest's markers are still read by spelling beside the tree", async () => {
+      const skip = "import pytest\n@pytest.mark.skip\ndef test_more():\n    assert True\n";
+      expect(await findings(TEST_PY, skip)).toEqual([`test-marker-added:${T(2)}`]);
+    });
+
+    it("a Python file that does not parse is file-unparsed at its line", async () => {
+      expect(await findings(TEST_PY, "def test_more(:\n    pass\n")).toEqual([
+        `file-unparsed:${T(1)}`,
+      ]);
+      // Control: read by spelling, the syntax error passes unnoticed.
+      expect(await findings(TEST_PY, "def test_more(:\n    pass\n", true)).toEqual([]);
+    });
+  },
+);

@@ -19,7 +19,9 @@ import {
   type ProverContext,
   type TestProver,
 } from "./prover.js";
+import { pythonTreeReader } from "./python/tamper-reader.js";
 import { type TamperFinding, tamperFindings } from "./tamper.js";
+import { TREE_READERS } from "./tamper-tree.js";
 import { DEFAULT_TEST_FILE_GLOBS } from "./test-files.js";
 import type { ProveInput, SpecProof } from "./types.js";
 
@@ -81,8 +83,17 @@ export async function proveRequirements(args: ProofArgs): Promise<ProofResult> {
     diff && (anySpec || options.testTamper)
       ? await fileChanges(diff.changed, diff.readBase, diff.readHead)
       : [];
+  // Python's tree reader parses the diff's Python files first (python3 is a process).
   const tamper =
-    diff && (anySpec || options.testTamper) ? tamperFindings(changes, { testFiles: globs }) : [];
+    diff && (anySpec || options.testTamper)
+      ? tamperFindings(changes, {
+          testFiles: globs,
+          treeReaders: {
+            ...TREE_READERS,
+            python: await pythonTreeReader(changes, args.context.env, args.context.signal),
+          },
+        })
+      : [];
 
   const inputs: ProveInput[] = [];
   const proofs: SpecProof[] = [];

@@ -12,7 +12,14 @@ import type { TreeReader, TreeRole, TreeSignal } from "./tamper-tree.js";
  */
 
 export type TreeComparison =
-  | { parsed: true; base: TreeSignal[]; head: TreeSignal[]; baseText: string }
+  | {
+      parsed: true;
+      base: TreeSignal[];
+      head: TreeSignal[];
+      baseText: string;
+      /** The spelling tables still read this file's markers (tamper-tree.ts). */
+      spellMarkers: boolean;
+    }
   | { parsed: false; findings: TamperFinding[] };
 
 /** Test signals across the PR: the base's by key, the head's with the finding each would be. */
@@ -67,7 +74,13 @@ export function treeReadings(
         ),
       ],
     };
-  return { parsed: true, base: base.signals, head: head.signals, baseText: baseText ?? "" };
+  return {
+    parsed: true,
+    base: base.signals,
+    head: head.signals,
+    baseText: baseText ?? "",
+    spellMarkers: head.spellMarkers === true,
+  };
 }
 
 const kind = (s: TreeSignal) => `${s.code}\u0000${s.id}`;

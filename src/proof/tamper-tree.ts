@@ -31,7 +31,16 @@ export interface TreeSignal {
 }
 
 export type TreeReading =
-  | { parsed: true; signals: TreeSignal[] }
+  | {
+      parsed: true;
+      signals: TreeSignal[];
+      /**
+       * The reader does not read skip/only markers (Python's: the spelling
+       * tables' rows already name pytest's and unittest's markers), so the
+       * spelling tables still read them; otherwise the tree's reading replaces theirs.
+       */
+      spellMarkers?: boolean;
+    }
   | { parsed: false; line: number; error: string };
 
 /** `test`: the file matches the test-file globs; `source`: any other changed file. */
@@ -41,9 +50,10 @@ export type TreeRole = "test" | "source";
 export type TreeReader = (path: string, text: string, role: TreeRole) => TreeReading | undefined;
 
 /**
- * One reader per language with one. Another language plugs in here with one
- * line (`python: readPythonTree`); languages without a reader keep the
- * spelling tables alone.
+ * One reader per language with one; languages without a reader keep the
+ * spelling tables alone. Python's reader needs python3's own parser, a
+ * process, so it is not here: the caller parses the PR's Python files first
+ * and adds it (src/proof/python/tamper-reader.ts, `pythonTreeReader`).
  */
 export const TREE_READERS: Partial<Record<SourceLanguage, TreeReader>> = {
   js: readJsTree,

@@ -188,8 +188,9 @@ function testFileFindings(
   if (tree) out.push(...compareTree(tree, headPath, change.head, tests));
   for (const row of MARKER_ROWS) {
     if (!row.languages.includes(headLang)) continue;
-    // The tree's reading of markers replaces the spelling's, where the file parsed.
-    if (tree?.parsed) continue;
+    // The tree's reading of markers replaces the spelling's, where the file parsed
+    // and the reader reads markers.
+    if (tree?.parsed && !tree.spellMarkers) continue;
     newOccurrences(
       row,
       headPath,

@@ -1,3 +1,4 @@
+import type { TreeRole, TreeSignal, TreeSignalCode } from "../tamper-tree.js";
 import { children, type PyNode } from "./tree.js";
 
 /**
@@ -193,4 +194,40 @@ export function readTamper(tree: PyNode | undefined, isTest: boolean): PythonTam
     }
   }
   return out.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * One tree's tampering as the tamper hook's signals (src/proof/tamper-tree.ts),
+ * under the JavaScript reading's codes where the meaning is the same: the
+ * hook's caller compares base and head per file, by code and id (the rule
+ * and what it names, as `pythonTamper` counts).
+ */
+export function pythonTreeSignals(tree: PyNode, role: TreeRole): TreeSignal[] {
+  return readTamper(tree, role === "test").map((t) => ({
+    code: SIGNAL_CODES[t.rule],
+    id: `python-${t.rule}:${t.what}`,
+    line: t.line,
+    what: describe(t),
+  }));
+}
+
+const SIGNAL_CODES: Record<PythonTamperRule, TreeSignalCode> = {
+  "exit-in-test": "test-process-exit",
+  "runner-patched": "assertion-library-patched",
+  "proc-read": "runner-output-reached",
+};
+
+function describe(t: PythonTamper): string {
+  switch (t.rule) {
+    case "exit-in-test":
+      return t.what === "raise SystemExit"
+        ? "test code raises SystemExit"
+        : `test code calls ${t.what}`;
+    case "runner-patched":
+      return t.what.endsWith(" hook")
+        ? `defines the pytest hook ${t.what.slice(0, -" hook".length)}, which can rewrite results or the exit status`
+        : `patches ${t.what}`;
+    case "proc-read":
+      return `reads another process's command line or environment (${t.what})`;
+  }
 }

@@ -50,15 +50,23 @@ def conv(n):
         return [conv(x) for x in n]
     return None
 out = {}
+err = {}
 for path in sys.argv[1:]:
     try:
         with open(path, "rb") as fh:
             src = fh.read().decode("utf-8")
         out[path] = conv(ast.parse(src, path))
-    except Exception:
+    except SyntaxError as e:
         out[path] = None
-sys.stdout.write(json.dumps(out))
+        err[path] = [e.lineno or 1, str(e.msg)]
+    except Exception as e:
+        out[path] = None
+        err[path] = [1, type(e).__name__]
+sys.stdout.write(json.dumps({"trees": out, "errors": err}))
 `;
+
+/** One file as python3 read it: its tree, or where and why it did not parse. */
+export type PyParse = { tree: PyNode } | { line: number; error: string };
 
 /**
  * The trees of `paths` (absolute), in one `python3` run found on `env`'s
@@ -70,7 +78,26 @@ export async function readPythonTrees(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<Map<string, PyNode | undefined>> {
-  const out = new Map<string, PyNode | undefined>(paths.map((p) => [p, undefined]));
+  const parsed = await parsePython(paths, env, signal);
+  return new Map(
+    paths.map((p) => {
+      const r = parsed.get(p);
+      return [p, r !== undefined && "tree" in r ? r.tree : undefined];
+    }),
+  );
+}
+
+/**
+ * Like `readPythonTrees`, with the syntax error's line and message for a file
+ * that does not parse (the tamper reading says where); `undefined` only when
+ * python3 could not read the file at all (none on the PATH, a crash).
+ */
+export async function parsePython(
+  paths: readonly string[],
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<Map<string, PyParse | undefined>> {
+  const out = new Map<string, PyParse | undefined>(paths.map((p) => [p, undefined]));
   if (paths.length === 0) return out;
   const run = await runProcess({
     file: "python3",
@@ -83,8 +110,16 @@ export async function readPythonTrees(
   });
   if (run.kind !== "exited" || run.exitCode !== 0 || run.stdoutExceeded) return out;
   try {
-    const trees = JSON.parse(run.stdout) as Record<string, PyNode | null>;
-    for (const p of paths) out.set(p, trees[p] ?? undefined);
+    const read = JSON.parse(run.stdout) as {
+      trees: Record<string, PyNode | null>;
+      errors: Record<string, [number, string]>;
+    };
+    for (const p of paths) {
+      const tree = read.trees[p];
+      const error = read.errors[p];
+      if (tree) out.set(p, { tree });
+      else if (error) out.set(p, { line: error[0], error: error[1] });
+    }
   } catch {
     // Unreadable output: no trees, so no mutants — the grade stays as fail-to-pass gave it.
   }
