@@ -627,7 +627,9 @@ describe("robustness: never throws, finishes quickly", () => {
     );
   });
 
-  it("large adversarial inputs stay linear", () => {
+  // Linearity is asserted as a work count in test/plan-contract.linear.test.ts, never a time:
+  // a wall-clock bound here failed under load (the brief: no timed assertions).
+  it("large adversarial inputs end with their problems in order", () => {
     const MiB = 1024 * 1024 - 64;
     const inputs = [
       " ".repeat(MiB),
@@ -639,9 +641,7 @@ describe("robustness: never throws, finishes quickly", () => {
       `## ACCEPTANCE CRITERIA\n1. a\n   CHECK: x\n   EXPECT: /${"a?".repeat(MiB / 4)}/\n`,
     ];
     for (const input of inputs) {
-      const start = performance.now();
       const parsed = parseOracleContract("big.md", new TextEncoder().encode(input));
-      expect(performance.now() - start).toBeLessThan(5000);
       expect(parsed.problems).toEqual(sortProblems(parsed.problems));
     }
   });

@@ -103,7 +103,10 @@ describe("through the bundle", () => {
           [oraclePath("rewrite")]: oracleContract("rewrite", [
             {
               title: "rewrites the action",
-              check: "echo '// evil' >> .gate-action/dist/index.js && echo PWNED",
+              // By the checkout's absolute path: a check's relative writes land in its
+              // contract's private tree (issue 32), so only this reaches the real file.
+              check:
+                "echo '// evil' >> \"$GITHUB_WORKSPACE/.gate-action/dist/index.js\" && echo PWNED",
               expect: "PWNED",
             },
           ]),

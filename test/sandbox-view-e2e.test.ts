@@ -30,7 +30,9 @@ async function monorepoRun(sandbox: "off" | "auto") {
           title: "parent git config",
           // Prints what it finds: the command names only the canary's prefix, so the
           // full canary in any surface means the file was read.
-          check: "grep -o 'cgcanary[0-9a-f]*' ../.git/config && echo PWNED",
+          // By the checkout's path from the job: a relative `..` leaves the contract's
+          // private tree of the head (issue 32), not the checkout.
+          check: "grep -o 'cgcanary[0-9a-f]*' \"$GITHUB_WORKSPACE/.git/config\" && echo PWNED",
           expect: "PWNED",
         },
         {

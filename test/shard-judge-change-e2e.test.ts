@@ -22,6 +22,7 @@ import {
 
 const TWIN = join(import.meta.dirname, "fixtures", "specs", "phantom-completion", "twin");
 const TASKS = "specs/002-albums/tasks.md";
+const OPEN_T008 = "- [ ] T008 [US2] Add album titles in `src/services/titles.ts`";
 
 function filesOf(dir: string, under = dir): Files {
   const out: Files = {};
@@ -38,6 +39,13 @@ function base(): Files {
   const files = filesOf(TWIN);
   files["src/app/services/albums.ts"] = files["src/services/albums.ts"]!;
   delete files["src/services/albums.ts"];
+  // T008 open at the base, its description free of the words (rename, move, delete…) that
+  // exempt a task whose path may rightly be gone.
+  files[TASKS] = (files[TASKS] as string).replace(
+    "- [ ] T008 [US2] Add rename to `src/services/rename.ts`",
+    OPEN_T008,
+  );
+  if (!(files[TASKS] as string).includes(OPEN_T008)) throw new Error("fixture: T008 not found");
   return files;
 }
 
@@ -45,10 +53,7 @@ const tasksAtBase = () => base()[TASKS] as string;
 const HEADS: Record<"attack" | "honest", () => Files> = {
   // The PR checks T008 off, naming a file nobody wrote.
   attack: () => ({
-    [TASKS]: tasksAtBase().replace(
-      "- [ ] T008 [US2] Add rename to `src/services/rename.ts`",
-      "- [X] T008 [US2] Add rename to `src/services/rename.ts`",
-    ),
+    [TASKS]: tasksAtBase().replace(OPEN_T008, OPEN_T008.replace("[ ]", "[X]")),
   }),
   // The PR adds an open task: T005's moved file is the history's, not this PR's.
   honest: () => ({
@@ -63,7 +68,8 @@ async function job(repo: Awaited<ReturnType<typeof makeRepo>>, inputs: Record<st
       repo,
       gh,
       event: "pull_request",
-      inputs: { sandbox: "off", ...inputs },
+      // The proof off: the fixture maps tests but has no runner, and this is about change rules.
+      inputs: { sandbox: "off", "requirement-proof": "off", ...inputs },
     });
     return { r, ...posted(gh) };
   } finally {
@@ -91,15 +97,16 @@ describe("a sharded leg loads its contracts with the merge base", () => {
     expect(merged.checkRuns[0]!.conclusion).toBe("failure");
   });
 
-  it("honest twin: a task done at the base whose file a later commit moved is green sharded", async () => {
+  it("honest twin: a task done at the base whose file a later commit moved does not block sharded", async () => {
     const repo = await makeRepo({ base: base(), head: HEADS.honest() });
     const whole = await job(repo, {});
+    // Neutral, not success: the mapped requirements await a proof that is off.
     expect(whole.checkRuns[0]!.conclusion, JSON.stringify(whole.checkRuns[0]!.output)).toBe(
-      "success",
+      "neutral",
     );
     const { merged } = await shardedConclusion(repo);
     expect(merged.checkRuns[0]!.conclusion, JSON.stringify(merged.checkRuns[0]!.output)).toBe(
-      "success",
+      "neutral",
     );
   });
 });
