@@ -199,8 +199,17 @@ export function mutantsOf(file: string, text: string, lines: ReadonlySet<number>
   visit(program);
   // Keys used as strings: `obj["key"]` and `{ "key": v }` are covered by the key rules above;
   // a string compared as a tag (`kind === "x"`) is a value and may change.
+  return inSourceOrder(out);
+}
+
+/**
+ * Mutants in source order, each edit once: two rules reaching the same span
+ * with the same replacement are one mutant (the sampler must not weigh it
+ * twice). Shared by every language's mutant maker.
+ */
+export function inSourceOrder(out: readonly Mutant[]): Mutant[] {
   const seen = new Set<string>();
-  return out
+  return [...out]
     .sort((a, b) => a.start - b.start || a.operator.localeCompare(b.operator))
     .filter((m) => {
       const k = `${m.start}:${m.end}:${m.after}`;

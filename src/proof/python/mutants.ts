@@ -1,4 +1,4 @@
-import type { Mutant, MutationOperator } from "../mutate/operators.js";
+import { inSourceOrder, type Mutant, type MutationOperator } from "../mutate/operators.js";
 import { children, offsetsOf, type PyNode } from "./tree.js";
 
 /**
@@ -138,15 +138,7 @@ export function pythonMutantsOf(
     }
   };
   visit(tree);
-  const seen = new Set<string>();
-  return out
-    .sort((a, b) => a.start - b.start || a.operator.localeCompare(b.operator))
-    .filter((m) => {
-      const k = `${m.start}:${m.end}:${m.after}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
+  return inSourceOrder(out);
 }
 
 /** Type-only or pattern fields: annotations, return types, type parameters, `case` patterns. */
