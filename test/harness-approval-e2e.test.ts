@@ -48,6 +48,26 @@ const codesOf = (r: Awaited<ReturnType<typeof runAction>>) =>
     (f: { code: string; blocking: boolean }) => `${f.blocking ? "B" : "W"} ${f.code}`,
   );
 
+/** A maintainer's approving review on the PR's head, then the run that review starts. */
+async function approvedOnHead(
+  repo: Awaited<ReturnType<typeof makeRepo>>,
+  gh: Awaited<ReturnType<typeof standInFor>>,
+  inputs: Record<string, string>,
+  env?: Record<string, string>,
+) {
+  gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
+  return runAction({
+    repo,
+    gh,
+    event: "pull_request_review",
+    ...(env && { env }),
+    inputs,
+    payload: payloadFor("pull_request_review", repo, {
+      review: { login: "maintainer", sha: repo.head, action: "submitted" },
+    }),
+  });
+}
+
 describe("check-harness-changed through the action, with its approval twin", () => {
   it("the attack: the script rewritten to pass fails the gate; a maintainer's approval on the head clears it", async () => {
     const repo = await makeRepo({ base: BASE, head: { "scripts/verify.sh": "exit 0\n" } });
@@ -62,16 +82,7 @@ describe("check-harness-changed through the action, with its approval twin", () 
     expect(r.code, r.stdout).toBe(1);
     expect(lastCheckRun(gh).conclusion).toBe("failure");
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      inputs: INPUTS,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, INPUTS);
     expect(codesOf(approved)).toEqual(["B check-harness-changed"]);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
@@ -124,16 +135,7 @@ describe("the proof's test command's harness through the action, with its approv
     expect(reportOf(r).integrity.findings[0].message).toContain("the proof's test command");
     expect(r.code, r.stdout).toBe(1);
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      inputs,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, inputs);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
     await finish(gh, expect);
@@ -172,16 +174,7 @@ describe("test-config-changed through the action, with its approval twin", () =>
     expect([...codesOf(r)].sort()).toEqual(["B check-harness-changed", "B test-config-changed"]);
     expect(r.code, r.stdout).toBe(1);
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      inputs,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, inputs);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
     await finish(gh, expect);
@@ -241,17 +234,7 @@ describe("gate-config-changed in a local reusable workflow the invoking one call
     expect(r.code, r.stdout).toBe(1);
     expect(lastCheckRun(gh).conclusion).toBe("failure");
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      env,
-      inputs,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, inputs, env);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
     await finish(gh, expect);
@@ -296,16 +279,7 @@ describe("supersession counts only what runs, through the action, with its appro
     expect(codesOf(r).filter((c: string) => c.startsWith("B"))).toEqual(["B criterion-removed"]);
     expect(r.code, r.stdout).toBe(1);
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      inputs,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, inputs);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
     await finish(gh, expect);
@@ -346,16 +320,7 @@ describe("a dependency from beyond the four maps, through the action, with its a
     expect(codesOf(r)).toEqual(["B guardrail-new-dependency"]);
     expect(r.code, r.stdout).toBe(1);
 
-    gh.addReview(REPO, PR_NUMBER, { user: "maintainer", state: "APPROVED", commitId: repo.head });
-    const approved = await runAction({
-      repo,
-      gh,
-      event: "pull_request_review",
-      inputs,
-      payload: payloadFor("pull_request_review", repo, {
-        review: { login: "maintainer", sha: repo.head, action: "submitted" },
-      }),
-    });
+    const approved = await approvedOnHead(repo, gh, inputs);
     expect(reportOf(approved).integrity.approvedBy?.login).toBe("maintainer");
     expect(approved.code, approved.stdout).toBe(0);
     await finish(gh, expect);
